@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Random access to the bytes of a photo, so parsers read only the parts they need.
+protocol ByteSource {
+    /// The total length in bytes.
+    var count: Int { get }
+    /// Reads up to `length` bytes starting at `offset`; fewer only where the source ends.
+    func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8]
+}
+
+/// Bytes already in memory (tests, fuzzing, library callers that hold the data).
+struct MemorySource: ByteSource {
+    let storage: [UInt8]
+
+    var count: Int { storage.count }
+
+    func bytes(at offset: Int, length: Int) -> [UInt8] {
+        guard offset >= 0, offset < storage.count, length > 0 else { return [] }
+        return Array(storage[offset..<min(storage.count, offset + min(length, storage.count - offset))])
+    }
+}
+
+/// A regular file read with `pread(2)`: no buffering, no mapping, nothing read ahead.
+///
+/// The type is checked with `stat(2)` before the file is opened, so a FIFO or a device is never
+/// opened (opening a FIFO blocks; opening a device can have side effects), and again with
+/// `fstat(2)` on the open descriptor in case the path changed in between.
+final class FileSource: ByteSource {
+    private let descriptor: Int32
+    let count: Int
+    /// One past the furthest byte any read has asked for: how much of the file was touched.
+    private(set) var extent = 0
+
+    init(path: String) throws(PhotoGPSError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .cannotOpen(errno: errno) }
+        if let kind = Self.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .cannotOpen(errno: errno) }
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .cannotRead(errno: code)
+        }
+        if let kind = Self.irregularKind(info.st_mode) {
+            close(descriptor)
+            throw .notARegularFile(kind: kind)
+        }
+        self.descriptor = descriptor
+        self.count = Int(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8] {
+        let wanted = max(0, min(length, count - offset))
+        guard offset >= 0, wanted > 0 else { return [] }
+        extent = max(extent, offset + wanted)
+        var failure: Int32 = 0
+        let buffer = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
+            while initialized < wanted {
+                let got = pread(
+                    descriptor, buffer.baseAddress! + initialized, wanted - initialized,
+                    off_t(offset + initialized))
+                if got > 0 {
+                    initialized += got
+                } else if got == 0 {
+                    break  // the file shrank since fstat
+                } else if errno != EINTR {
+                    failure = errno
+                    break
+                }
+            }
+        }
+        if failure != 0 { throw .cannotRead(errno: failure) }
+        return buffer
+    }
+
+    /// A name for a file type that is not a regular file, or `nil` for a regular file.
+    static func irregularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "directory"
+        case S_IFIFO: "FIFO"
+        case S_IFCHR: "character device"
+        case S_IFBLK: "block device"
+        case S_IFSOCK: "socket"
+        default: "unknown type"
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// What the EXIF block says about the camera and the moment of capture.
+public struct CameraInfo: Hashable, Sendable {
+    /// IFD0 Make, trimmed.
+    public var make: String?
+    /// IFD0 Model, trimmed.
+    public var model: String?
+    /// DateTimeOriginal as ISO 8601 local time (`2019-07-01T14:34:56`), `nil` if absent or not a
+    /// valid date (cameras write `0000:00:00 00:00:00` or blanks when their clock is unset).
+    public var dateTimeOriginal: String?
+    /// OffsetTimeOriginal (`+02:00`), `nil` if absent or malformed.
+    public var offsetTimeOriginal: String?
+
+    public init(
+        make: String? = nil, model: String? = nil, dateTimeOriginal: String? = nil,
+        offsetTimeOriginal: String? = nil
+    ) {
+        self.make = Self.clean(make)
+        self.model = Self.clean(model)
+        self.dateTimeOriginal = dateTimeOriginal.flatMap(Self.isoDateTime)
+        self.offsetTimeOriginal = offsetTimeOriginal.flatMap(Self.offset)
+    }
+
+    /// Whether nothing at all is known.
+    public var isEmpty: Bool {
+        make == nil && model == nil && dateTimeOriginal == nil && offsetTimeOriginal == nil
+    }
+
+    private static func clean(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let trimmed = text.drop(while: { $0 == " " })
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    /// `YYYY:MM:DD HH:MM:SS` → `YYYY-MM-DDTHH:MM:SS`, or `nil` when it is not a real moment.
+    static func isoDateTime(_ text: String) -> String? {
+        let b = Array(text.utf8)
+        guard b.count >= 19, b[4] == b[7], b[4] == UInt8(ascii: ":") || b[4] == UInt8(ascii: "-"),
+            b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+            b[16] == UInt8(ascii: ":")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var result = 0
+            for byte in b[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                result = result * 10 + Int(byte - 0x30)
+            }
+            return result
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            year >= 1, (1...12).contains(month), day >= 1,
+            day <= GPSFix.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+    }
+
+    /// `+HH:MM` or `-HH:MM`, or `nil`.
+    static func offset(_ text: String) -> String? {
+        let b = Array(text.utf8)
+        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
+            [1, 2, 4, 5].allSatisfy({ (0x30...0x39).contains(b[$0]) })
+        else { return nil }
+        return text
+    }
+}

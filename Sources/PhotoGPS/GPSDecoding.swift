@@ -1,0 +1,326 @@
+/// The GPS IFD entries the policy reads, as stored; `nil` means the tag is absent.
+struct GPSTags: Hashable, Sendable {
+    var latitudeRef: ExifValue?
+    var latitude: ExifValue?
+    var longitudeRef: ExifValue?
+    var longitude: ExifValue?
+    var altitudeRef: ExifValue?
+    var altitude: ExifValue?
+    var timeStamp: ExifValue?
+    var dateStamp: ExifValue?
+    var speedRef: ExifValue?
+    var speed: ExifValue?
+    var imgDirectionRef: ExifValue?
+    var imgDirection: ExifValue?
+    var mapDatum: ExifValue?
+    var horizontalError: ExifValue?
+
+    /// GPS IFD tag numbers (EXIF 2.32 / 3.0, table "GPS Attribute Information").
+    enum Tag {
+        static let latitudeRef: UInt16 = 0x0001
+        static let latitude: UInt16 = 0x0002
+        static let longitudeRef: UInt16 = 0x0003
+        static let longitude: UInt16 = 0x0004
+        static let altitudeRef: UInt16 = 0x0005
+        static let altitude: UInt16 = 0x0006
+        static let timeStamp: UInt16 = 0x0007
+        static let speedRef: UInt16 = 0x000C
+        static let speed: UInt16 = 0x000D
+        static let imgDirectionRef: UInt16 = 0x0010
+        static let imgDirection: UInt16 = 0x0011
+        static let mapDatum: UInt16 = 0x0012
+        static let dateStamp: UInt16 = 0x001D
+        static let horizontalError: UInt16 = 0x001F
+    }
+}
+
+/// The outcome of decoding a GPS block: a fix, or the reasons there is none, plus warnings.
+struct GPSDecoding: Hashable, Sendable {
+    /// The fix, or `nil` when the position is invalid (then `warnings` says why).
+    var fix: GPSFix?
+    var warnings: [GPSWarning]
+}
+
+extension GPSFix {
+    /// Decodes a GPS block under the policy of DESIGN.md §4.
+    ///
+    /// The position is valid only when both coordinates decode; everything else (altitude, time,
+    /// direction, speed, error, datum) is optional: a bad value becomes `nil` plus a warning.
+    /// When the position is invalid the optional fields are not decoded at all.
+    static func decode(_ tags: GPSTags) -> GPSDecoding {
+        var warnings: [GPSWarning] = []
+        if tags.latitude == nil, tags.longitude == nil {
+            return GPSDecoding(fix: nil, warnings: [.noPosition])
+        }
+        let latitude = decodeCoordinate(
+            tags.latitude, reference: tags.latitudeRef, axis: .latitude, warnings: &warnings)
+        let longitude = decodeCoordinate(
+            tags.longitude, reference: tags.longitudeRef, axis: .longitude, warnings: &warnings)
+        guard let latitude, let longitude else { return GPSDecoding(fix: nil, warnings: warnings) }
+        if latitude == 0, longitude == 0 {
+            return GPSDecoding(fix: nil, warnings: warnings + [.noFixPlaceholder])
+        }
+        var fix = GPSFix(latitude: latitude, longitude: longitude)
+        fix.altitude = decodeAltitude(tags.altitude, reference: tags.altitudeRef, warnings: &warnings)
+        fix.timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
+        if let direction = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
+            if (0..<360).contains(direction) {
+                fix.direction = direction
+                switch tags.imgDirectionRef?.text {
+                case "T": fix.directionReference = .true
+                case "M": fix.directionReference = .magnetic
+                case nil: break
+                case let other?:
+                    warnings.append(.badReference(tag: "GPSImgDirectionRef", value: other, expected: "T or M"))
+                }
+            } else {
+                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: direction))
+            }
+        }
+        if let speed = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
+            switch tags.speedRef?.text ?? "K" {
+            case "K": fix.speed = speed
+            case "M": fix.speed = speed * 1.609344
+            case "N": fix.speed = speed * 1.852
+            case let other:
+                warnings.append(.badReference(tag: "GPSSpeedRef", value: other, expected: "K, M or N"))
+            }
+        }
+        fix.horizontalError = decodeScalar(
+            tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
+        if let datum = tags.mapDatum?.text, !datum.isEmpty { fix.mapDatum = datum }
+        return GPSDecoding(fix: fix, warnings: warnings)
+    }
+
+    /// Which coordinate is being decoded: its tag names, letters and limit.
+    enum Axis {
+        case latitude, longitude
+
+        var tag: String { self == .latitude ? "GPSLatitude" : "GPSLongitude" }
+        var positive: String { self == .latitude ? "N" : "E" }
+        var negative: String { self == .latitude ? "S" : "W" }
+        var limit: Int { self == .latitude ? 90 : 180 }
+    }
+
+    /// Decodes one coordinate from 1–3 (S)RATIONAL components (degrees, minutes, seconds) and
+    /// its N/S or E/W reference, to signed decimal degrees.
+    ///
+    /// - Returns: the degrees, or `nil` after appending the reason to `warnings`.
+    static func decodeCoordinate(
+        _ value: ExifValue?, reference: ExifValue?, axis: Axis, warnings: inout [GPSWarning]
+    ) -> Double? {
+        guard let value else {
+            warnings.append(.missing(tag: axis.tag))
+            return nil
+        }
+        let components: [Rational]
+        switch value {
+        case .rationals(let parts), .signedRationals(let parts): components = parts
+        default:
+            warnings.append(.unexpectedType(tag: axis.tag, found: value.typeName, expected: "RATIONAL"))
+            return nil
+        }
+        guard (1...3).contains(components.count) else {
+            warnings.append(.componentCount(tag: axis.tag, found: components.count, expected: "1 to 3"))
+            return nil
+        }
+        let names = ["degrees", "minutes", "seconds"]
+        var magnitude = 0.0
+        var storedNegative = false
+        for (index, part) in components.enumerated() {
+            guard part.denominator != 0 else {
+                warnings.append(.zeroDenominator(tag: axis.tag, component: names[index]))
+                return nil
+            }
+            if (part.numerator < 0) != (part.denominator < 0), part.numerator != 0 { storedNegative = true }
+            let unit = [1.0, 60.0, 3600.0][index]
+            magnitude += (Double(part.numerator.magnitude) / Double(part.denominator.magnitude)) / unit
+        }
+        let refTag = axis.tag + "Ref"
+        guard let reference else {
+            warnings.append(.missing(tag: refTag))
+            return nil
+        }
+        guard let letter = reference.text else {
+            warnings.append(.unexpectedType(tag: refTag, found: reference.typeName, expected: "ASCII"))
+            return nil
+        }
+        guard letter == axis.positive || letter == axis.negative else {
+            warnings.append(
+                .badReference(tag: refTag, value: letter, expected: "\(axis.positive) or \(axis.negative)"))
+            return nil
+        }
+        guard magnitude <= Double(axis.limit) else {
+            warnings.append(.outOfRange(tag: axis.tag, degrees: magnitude, limit: axis.limit))
+            return nil
+        }
+        if storedNegative, letter == axis.positive {
+            warnings.append(.signDisagreesWithReference(tag: axis.tag, reference: letter))
+        }
+        return letter == axis.negative ? -magnitude : magnitude
+    }
+
+    /// Decodes GPSAltitude and GPSAltitudeRef to metres, negative below sea level.
+    static func decodeAltitude(
+        _ value: ExifValue?, reference: ExifValue?, warnings: inout [GPSWarning]
+    ) -> Double? {
+        guard let value else { return nil }
+        let stored: Rational
+        var wrapped = false
+        switch value {
+        case .rationals(let parts) where parts.count == 1:
+            stored = parts[0]
+            wrapped = stored.numerator >= 1 << 31
+        case .signedRationals(let parts) where parts.count == 1:
+            stored = parts[0]
+        case .rationals(let parts), .signedRationals(let parts):
+            warnings.append(.componentCount(tag: "GPSAltitude", found: parts.count, expected: "1"))
+            return nil
+        default:
+            warnings.append(.unexpectedType(tag: "GPSAltitude", found: value.typeName, expected: "RATIONAL"))
+            return nil
+        }
+        guard stored.denominator != 0 else {
+            warnings.append(.zeroDenominator(tag: "GPSAltitude", component: nil))
+            return nil
+        }
+        let numerator = wrapped ? Int64(Int32(truncatingIfNeeded: stored.numerator)) : stored.numerator
+        var metres = Double(numerator) / Double(stored.denominator)
+        if wrapped {
+            warnings.append(.wrappedAltitude(stored: stored, metres: metres))
+            return metres
+        }
+        let below: Int64
+        switch reference {
+        case .bytes(let bytes)? where bytes.count >= 1: below = Int64(bytes[0])
+        case .integers(let values)? where values.count >= 1: below = values[0]
+        default: below = 0
+        }
+        if below == 1 {
+            metres = -metres.magnitude
+        } else if below != 0 {
+            warnings.append(.badAltitudeReference(below))
+        }
+        return metres
+    }
+
+    /// Decodes a single non-negative (S)RATIONAL such as GPSSpeed.
+    static func decodeScalar(_ value: ExifValue?, tag: String, warnings: inout [GPSWarning]) -> Double? {
+        guard let value else { return nil }
+        switch value {
+        case .rationals(let parts), .signedRationals(let parts):
+            guard parts.count == 1 else {
+                warnings.append(.componentCount(tag: tag, found: parts.count, expected: "1"))
+                return nil
+            }
+            guard let number = parts[0].doubleValue else {
+                warnings.append(.zeroDenominator(tag: tag, component: nil))
+                return nil
+            }
+            guard number >= 0 else {
+                warnings.append(.valueOutOfRange(tag: tag, value: number))
+                return nil
+            }
+            return number
+        default:
+            warnings.append(.unexpectedType(tag: tag, found: value.typeName, expected: "RATIONAL"))
+            return nil
+        }
+    }
+
+    /// Joins GPSDateStamp and GPSTimeStamp into a UTC timestamp; `nil` plus a warning when
+    /// either is missing or invalid (never a guessed date).
+    static func decodeTimestamp(
+        date: ExifValue?, time: ExifValue?, warnings: inout [GPSWarning]
+    ) -> GPSTimestamp? {
+        switch (date, time) {
+        case (nil, nil): return nil
+        case (nil, _?):
+            warnings.append(.timeWithoutDate)
+            return nil
+        case (_?, nil):
+            warnings.append(.dateWithoutTime)
+            return nil
+        case (let date?, let time?):
+            guard let day = decodeDate(date, warnings: &warnings),
+                let nanoseconds = decodeTimeOfDay(time, warnings: &warnings)
+            else { return nil }
+            return GPSTimestamp(year: day.year, month: day.month, day: day.day, nanosecondOfDay: nanoseconds)
+        }
+    }
+
+    /// Parses `YYYY:MM:DD` or `YYYY-MM-DD` and checks that the day exists.
+    static func decodeDate(_ value: ExifValue, warnings: inout [GPSWarning]) -> (year: Int, month: Int, day: Int)? {
+        guard let text = value.text else {
+            warnings.append(.unexpectedType(tag: "GPSDateStamp", found: value.typeName, expected: "ASCII"))
+            return nil
+        }
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            var result = 0
+            for byte in bytes[range] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                result = result * 10 + Int(byte - 0x30)
+            }
+            return result
+        }
+        guard bytes.count == 10, bytes[4] == bytes[7], bytes[4] == UInt8(ascii: ":") || bytes[4] == UInt8(ascii: "-"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
+        else {
+            warnings.append(.badDate(text))
+            return nil
+        }
+        return (year, month, day)
+    }
+
+    /// The number of days in a month of the proleptic Gregorian calendar.
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Converts GPSTimeStamp (hours, minutes, seconds as RATIONALs, any of them fractional) to
+    /// nanoseconds since midnight, rounded to the nearest nanosecond.
+    static func decodeTimeOfDay(_ value: ExifValue, warnings: inout [GPSWarning]) -> Int64? {
+        guard case .rationals(let parts) = value else {
+            warnings.append(.unexpectedType(tag: "GPSTimeStamp", found: value.typeName, expected: "RATIONAL"))
+            return nil
+        }
+        guard parts.count == 3 else {
+            warnings.append(.componentCount(tag: "GPSTimeStamp", found: parts.count, expected: "3"))
+            return nil
+        }
+        let names = ["hours", "minutes", "seconds"]
+        let units: [Int64] = [3_600_000_000_000, 60_000_000_000, 1_000_000_000]
+        var total: Int64 = 0
+        for index in 0..<3 {
+            let part = parts[index]
+            guard part.denominator != 0 else {
+                warnings.append(.zeroDenominator(tag: "GPSTimeStamp", component: names[index]))
+                return nil
+            }
+            // Bound the quotient first (no valid component reaches 10^6), so that it fits in 64 bits.
+            guard part.numerator / part.denominator < 1_000_000 else {
+                warnings.append(.badTime(describe(parts)))
+                return nil
+            }
+            let product = units[index].multipliedFullWidth(by: part.numerator)
+            let (quotient, remainder) = part.denominator.dividingFullWidth(product)
+            total += quotient + (remainder * 2 >= part.denominator ? 1 : 0)
+        }
+        guard total < 86_400_000_000_000 else {
+            warnings.append(.badTime(describe(parts)))
+            return nil
+        }
+        return total
+    }
+
+    /// Shows time components as stored: `25:0:0`, or `61/2:0:0` for a fraction.
+    private static func describe(_ parts: [Rational]) -> String {
+        parts.map { $0.denominator == 1 ? "\($0.numerator)" : $0.description }.joined(separator: ":")
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why a photo file could not be read or parsed at all.
+///
+/// Every case prints as one lowercase line without a final period; it becomes the `error` field of
+/// the file's record.
+public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `open(2)` failed; the payload is `errno`.
+    case cannotOpen(errno: Int32)
+    /// `pread(2)` or `fstat(2)` failed; the payload is `errno`.
+    case cannotRead(errno: Int32)
+    /// The path names a directory, FIFO, device or socket, which is never opened for reading.
+    case notARegularFile(kind: String)
+    /// The file has no bytes.
+    case emptyFile
+    /// The file starts with bytes of no container phototag reads.
+    case unsupportedFormat
+    /// The file ends before the structure being read does.
+    case truncated(String)
+    /// The JPEG marker structure is broken.
+    case malformedJPEG(String)
+    /// The EXIF block is not a TIFF structure.
+    case malformedEXIF(String)
+    /// libexif could not allocate its data.
+    case outOfMemory
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let code): "cannot open: \(Self.message(for: code))"
+        case .cannotRead(let code): "cannot read: \(Self.message(for: code))"
+        case .notARegularFile(let kind): "not a regular file (\(kind))"
+        case .emptyFile: "file is empty"
+        case .unsupportedFormat: "unsupported file format (not a JPEG)"
+        case .truncated(let detail): "truncated file: \(detail)"
+        case .malformedJPEG(let detail): "malformed JPEG: \(detail)"
+        case .malformedEXIF(let detail): "malformed EXIF: \(detail)"
+        case .outOfMemory: "out of memory"
+        }
+    }
+
+    /// The C library's text for an `errno`, with its first letter lowercased.
+    static func message(for code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        let message = String(cString: text)
+        return message.prefix(1).lowercased() + message.dropFirst()
+    }
+}

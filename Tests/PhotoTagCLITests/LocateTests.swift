@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+@testable import PhotoTagCLI
+
+/// The project's own fixtures, found from this file's path.
+enum Fixtures {
+    static let root: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/PhotoTagCLITests/LocateTests.swift
+        return parts.joined(separator: "/") + "/Fixtures"
+    }()
+
+    static func photo(_ name: String) -> String { "\(root)/photos/\(name)" }
+}
+
+/// Runs phototag in-process and returns (status, stdout, stderr).
+func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {
+    let output = MemorySink(), errors = MemorySink()
+    let status = PhotoTag.run(arguments, output: output, errors: errors)
+    return (status, output.text, errors.text)
+}
+
+@Suite struct LocateTests {
+    @Test func textOutputIsOneLinePerFileInArgumentOrder() {
+        let located = Fixtures.photo("ne-little-endian.jpg"), bare = Fixtures.photo("no-exif.jpg")
+        let result = run("locate", located, bare)
+        #expect(result.status == 1)
+        #expect(
+            result.output == """
+                \(located)  48.858222, 2.294500  35.5 m  2019-07-01T12:34:56.24Z
+                \(bare)  no GPS
+
+                """)
+        #expect(result.errors == "")
+    }
+
+    @Test func jsonOutputHasTheContractKeysInOrder() {
+        let path = Fixtures.photo("sw-big-endian.jpg")
+        let result = run("locate", "--format=json", path)
+        #expect(result.status == 0)
+        #expect(
+            result.output == """
+                [
+                  {
+                    "file": "\(path)",
+                    "status": "located",
+                    "gps": {
+                      "latitude": -22.951869444444444,
+                      "longitude": -43.210486111111116,
+                      "altitude": 700.0,
+                      "timestamp": "2020-02-29T09:05:00Z",
+                      "direction": null,
+                      "directionRef": null,
+                      "speed": null,
+                      "horizontalError": null,
+                      "datum": null,
+                      "source": "exif"
+                    },
+                    "place": null,
+                    "camera": {
+                      "make": "PhotoTag",
+                      "model": "Fixture Camera",
+                      "dateTimeOriginal": null,
+                      "offsetTimeOriginal": null
+                    },
+                    "warnings": [],
+                    "error": null
+                  }
+                ]
+
+                """)
+    }
+
+    @Test func jsonOutputOfEveryFixtureIsValidJSON() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.root + "/photos").sorted()
+        let output = MemorySink(), errors = MemorySink()
+        _ = PhotoTag.run(["locate", "--json"] + names.map(Fixtures.photo), output: output, errors: errors)
+        let decoded = try #require(try JSONSerialization.jsonObject(with: Data(output.bytes)) as? [[String: Any]])
+        #expect(decoded.count == names.count)
+        for record in decoded {
+            #expect(Set(record.keys) == ["file", "status", "gps", "place", "camera", "warnings", "error"])
+        }
+    }
+
+    @Test(
+        arguments: [
+            (["ne-little-endian.jpg", "sw-big-endian.jpg"], 0 as Int32),
+            (["ne-little-endian.jpg", "no-exif.jpg"], 1),
+            (["ne-little-endian.jpg", "zero-zero.jpg"], 1),
+            (["no-exif.jpg", "empty.jpg", "ne-little-endian.jpg"], 2),
+        ] as [([String], Int32)])
+    func exitStatusSaysWhetherEveryFileWasLocated(files: [String], status: Int32) {
+        let output = MemorySink(), errors = MemorySink()
+        #expect(PhotoTag.run(["locate"] + files.map(Fixtures.photo), output: output, errors: errors) == status)
+    }
+
+    @Test func anUnreadableFileIsReportedOnStderrAndTheRunGoesOn() {
+        let empty = Fixtures.photo("empty.jpg"), good = Fixtures.photo("equator.jpg")
+        let result = run("locate", empty, good)
+        #expect(result.status == 2)
+        #expect(result.output == "\(empty)  error: file is empty\n\(good)  0.000000, 36.816667\n")
+        #expect(result.errors == "phototag: \(empty): file is empty\n")
+    }
+
+    @Test(
+        arguments: [
+            (
+                ["locate"],
+                "Error: no files given\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+            ),
+            (
+                ["locate", "--format"],
+                "Error: option '--format' needs a value\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+            ),
+            (
+                ["locate", "--format=xml", "a.jpg"],
+                "Error: unknown format 'xml' (choose from text, json)\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+            ),
+            (
+                ["locate", "--bogus", "a.jpg"],
+                "Error: unknown option '--bogus'\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+            ),
+            (
+                ["frobnicate"],
+                "Error: unknown command 'frobnicate'\nUsage: phototag <command> [options]\nSee 'phototag help'.\n"
+            ),
+        ] as [([String], String)])
+    func usageErrorsExitWith64AndDoNothing(arguments: [String], message: String) {
+        let output = MemorySink(), errors = MemorySink()
+        #expect(PhotoTag.run(arguments, output: output, errors: errors) == 64)
+        #expect(output.text == "")
+        #expect(errors.text == message)
+    }
+
+    @Test func doubleDashEndsOptions() {
+        let result = run("locate", "--", "--format")
+        #expect(result.status == 2)
+        #expect(result.output == "--format  error: cannot open: no such file or directory\n")
+    }
+
+    @Test func helpIsPrintedForTheToolAndForLocate() {
+        #expect(run("--help").output == Help.text(nil))
+        #expect(run("help", "locate").output == Help.text(.locate))
+        #expect(run("locate", "--help").output == Help.text(.locate))
+        #expect(run().output.hasPrefix("phototag: where was this photo taken?"))
+    }
+}
