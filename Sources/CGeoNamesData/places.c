@@ -1,0 +1,10 @@
+// Embeds places.table, built by 'phototag places import' (see README, "The place data").
+#include "CGeoNamesData.h"
+
+_Alignas(64) static const unsigned char table[] = {
+#embed "places.table"
+};
+
+const unsigned char *CGeoNamesData_table(void) { return table; }
+
+size_t CGeoNamesData_tableSize(void) { return sizeof(table); }

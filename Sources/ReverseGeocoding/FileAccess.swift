@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The C library's text for `errno`, lowercased like every message phototag prints.
+func errnoText(_ code: Int32 = errno) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    let message = String(cString: text)
+    return message.prefix(1).lowercased() + message.dropFirst()
+}
+
+/// A whole file read into memory (import dumps, which are parsed line by line anyway).
+func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .cannotRead(path: path, reason: errnoText()) }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, reason: errnoText()) }
+    guard info.st_mode & S_IFMT == S_IFREG else { throw .cannotRead(path: path, reason: "not a regular file") }
+    var bytes = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    bytes.reserveCapacity(Int(info.st_size))
+    while true {
+        let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if got > 0 {
+            bytes += chunk[0..<got]
+        } else if got == 0 {
+            return bytes
+        } else if errno != EINTR {
+            throw .cannotRead(path: path, reason: errnoText())
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed into place, so a reader never sees a
+/// half-written table.
+func writeWholeFile(_ bytes: [UInt8], to path: String) throws(ReverseGeocodingError) {
+    let temporary = path + ".partial"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
+    var written = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { raw in
+        while written < raw.count {
+            let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
+            if result > 0 {
+                written += result
+            } else if errno != EINTR {
+                failure = errno
+                return
+            }
+        }
+    }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+        unlink(temporary)
+        throw .cannotWrite(path: path, reason: errnoText(failure))
+    }
+}
+
+/// A file mapped read-only for as long as this object lives.
+final class MappedFile: Sendable {
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+
+    init(path: String) throws(ReverseGeocodingError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotRead(path: path, reason: errnoText()) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, reason: errnoText()) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .cannotRead(path: path, reason: "not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw .notAPlaceTable(path: path, reason: "empty file") }
+        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
+            throw .cannotRead(path: path, reason: errnoText())
+        }
+        bytes = UnsafeRawBufferPointer(start: address, count: size)
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+}

@@ -1,0 +1,283 @@
+/// A place table read in place: typed views into bytes that something else keeps alive.
+///
+/// Opening checks the header and the size; every later read is bounds-checked where the bytes
+/// could disagree with the header (string offsets, region indices, tree nodes), so a damaged table
+/// gives odd answers, never a crash.
+struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
+    let count: Int
+    let leafSize: Int
+    private(set) var source: String
+    private(set) var date: String
+    private let layout: PlaceTableLayout
+    private let vectors: UnsafePointer<Double>
+    private let latitudes: UnsafePointer<Double>
+    private let longitudes: UnsafePointer<Double>
+    private let populations: UnsafePointer<UInt64>
+    private let ids: UnsafePointer<UInt32>
+    private let names: UnsafePointer<UInt32>
+    private let asciiNames: UnsafePointer<UInt32>
+    private let featureCodes: UnsafePointer<UInt32>
+    private let timezones: UnsafePointer<UInt32>
+    private let regions: UnsafePointer<UInt32>
+    private let boxes: UnsafePointer<Float>
+    private let regionTable: UnsafePointer<UInt32>
+    private let strings: UnsafeRawBufferPointer
+
+    /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used.
+    ///
+    /// - Parameter name: how to refer to the table in errors (its path).
+    init(bytes: UnsafeRawBufferPointer, name: String) throws(ReverseGeocodingError) {
+        func fail(_ reason: String) -> ReverseGeocodingError { .notAPlaceTable(path: name, reason: reason) }
+        guard let base = bytes.baseAddress, bytes.count >= PlaceTableLayout.headerSize else {
+            throw fail("\(bytes.count) bytes is too short")
+        }
+        guard Array(bytes[0..<8]) == PlaceTableLayout.magic else {
+            if bytes.prefix(16).allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x09 || $0 >= 0x20 }),
+                bytes.firstIndex(of: 0x09).map({ $0 < 16 }) == true
+            {
+                throw .geoNamesDumpGiven(path: name)
+            }
+            throw fail("unknown format")
+        }
+        func u32(_ offset: Int) -> UInt32 { base.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian }
+        guard u32(PlaceTableHeader.byteOrderMark) == PlaceTableLayout.byteOrderMark else {
+            throw fail("byte order")
+        }
+        let version = u32(PlaceTableHeader.version)
+        guard version == PlaceTableLayout.version else { throw fail("version \(version), expected 1") }
+        guard Int(bitPattern: base) % 64 == 0 else { throw fail("misaligned in memory") }
+        let layout = PlaceTableLayout(
+            count: Int(u32(PlaceTableHeader.count)), regionCount: Int(u32(PlaceTableHeader.regionCount)),
+            stringsSize: Int(u32(PlaceTableHeader.stringsSize)), nodeCount: Int(u32(PlaceTableHeader.nodeCount)))
+        guard layout.totalSize == bytes.count else {
+            throw fail("\(bytes.count) bytes, the header says \(layout.totalSize)")
+        }
+        let leafSize = Int(u32(PlaceTableHeader.leafSize))
+        guard leafSize >= 1 else { throw fail("leaf size 0") }
+        self.layout = layout
+        self.count = layout.count
+        self.leafSize = leafSize
+        func view<T>(_ offset: Int, _ type: T.Type, _ count: Int) -> UnsafePointer<T> {
+            (base + offset).bindMemory(to: T.self, capacity: count)
+        }
+        vectors = view(layout.vectors, Double.self, 3 * count)
+        latitudes = view(layout.latitudes, Double.self, count)
+        longitudes = view(layout.longitudes, Double.self, count)
+        populations = view(layout.populations, UInt64.self, count)
+        ids = view(layout.ids, UInt32.self, count)
+        names = view(layout.names, UInt32.self, count)
+        asciiNames = view(layout.asciiNames, UInt32.self, count)
+        featureCodes = view(layout.featureCodes, UInt32.self, count)
+        timezones = view(layout.timezones, UInt32.self, count)
+        regions = view(layout.regions, UInt32.self, count)
+        boxes = view(layout.boxes, Float.self, PlaceTableLayout.boxStride * layout.nodeCount)
+        regionTable = view(layout.regionTable, UInt32.self, 6 * layout.regionCount)
+        strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        source = ""
+        date = ""
+        source = string(at: u32(PlaceTableHeader.source)) ?? ""
+        date = string(at: u32(PlaceTableHeader.date)) ?? ""
+    }
+
+    /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
+    func string(at offset: UInt32) -> String? {
+        let start = Int(offset)
+        guard start != 0, start + 2 <= strings.count else { return nil }
+        let length = Int(strings[start]) | Int(strings[start + 1]) << 8
+        guard start + 2 + length <= strings.count else { return nil }
+        return String(
+            decoding: UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length]), as: UTF8.self)
+    }
+
+    /// The names shared by many places: a region (country, admin1, admin2) and the like.
+    /// Decoded once per geocoder and cached (see ``ReverseGeocoder``).
+    final class Region: Sendable {
+        let countryCode: String
+        let country: String?
+        let admin1Code: String?
+        let admin1: String?
+        let admin2Code: String?
+        let admin2: String?
+
+        init(_ fields: [String?]) {
+            countryCode = fields[0] ?? ""
+            country = fields[1]
+            admin1Code = fields[2]
+            admin1 = fields[3]
+            admin2Code = fields[4]
+            admin2 = fields[5]
+        }
+
+        static let unknown = Region(Array(repeating: nil, count: 6))
+    }
+
+    var regionCount: Int { layout.regionCount }
+
+    /// The region index of the place at `slot`; `nil` when the table's index is out of range.
+    func regionIndex(at slot: Int) -> Int? {
+        let index = Int(regions[slot])
+        return index < layout.regionCount ? index : nil
+    }
+
+    /// Decodes region `index`'s names.
+    func region(_ index: Int) -> Region {
+        Region((0..<6).map { string(at: regionTable[6 * index + $0]) })
+    }
+
+    /// The string-pool offsets of the timezone and feature code of the place at `slot`, which
+    /// repeat across places and are cached by offset.
+    func sharedStringOffsets(at slot: Int) -> (timezone: UInt32, featureCode: UInt32) {
+        (timezones[slot], featureCodes[slot])
+    }
+
+    /// The place stored at `slot`, with its shared names already decoded.
+    func place(at slot: Int, region: Region, timezone: String?, featureCode: String?) -> Place {
+        Place(
+            geonameId: Int(ids[slot]), name: string(at: names[slot]) ?? "",
+            asciiName: string(at: asciiNames[slot]) ?? "", admin1: region.admin1, admin2: region.admin2,
+            admin1Code: region.admin1Code, admin2Code: region.admin2Code, countryCode: region.countryCode,
+            country: region.country, timezone: timezone, population: Int(clamping: populations[slot]),
+            featureCode: featureCode, latitude: latitudes[slot], longitude: longitudes[slot])
+    }
+
+    /// The unit vector of the place at `slot`.
+    func unitVector(at slot: Int) -> SIMD3<Double> {
+        SIMD3(vectors[3 * slot], vectors[3 * slot + 1], vectors[3 * slot + 2])
+    }
+
+    func coordinate(at slot: Int) -> (latitude: Double, longitude: Double) { (latitudes[slot], longitudes[slot]) }
+    func population(at slot: Int) -> UInt64 { populations[slot] }
+    func geonameId(at slot: Int) -> UInt32 { ids[slot] }
+
+    /// Whether `a` ranks before `b` among places at the same distance: larger population first,
+    /// then smaller geonameid.
+    @inline(__always)
+    func ranksBefore(_ a: Int, _ b: Int) -> Bool {
+        let pa = populations[a], pb = populations[b]
+        return pa != pb ? pa > pb : ids[a] < ids[b]
+    }
+
+    /// Collects the best places found so far during a search.
+    protocol Collector {
+        /// The largest squared chord a place may have and still be offered.
+        var worst: Double { get }
+        /// Offers a place; the search only calls this with `squaredChord <= worst`.
+        mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable)
+    }
+
+    /// The single best place.
+    struct Best: Collector {
+        var worst: Double
+        var slot = -1
+
+        @inline(__always)
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+            // squaredChord <= worst here, so an equal distance wins only on the tie-break.
+            if squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) {
+                worst = squaredChord
+                slot = candidate
+            }
+        }
+    }
+
+    /// The `limit` best places, best first.
+    struct BestN: Collector {
+        let limit: Int
+        let bound: Double
+        var found: [(squaredChord: Double, slot: Int)] = []
+        var worst: Double { found.count < limit ? bound : found[found.count - 1].squaredChord }
+
+        init(limit: Int, bound: Double) {
+            self.limit = limit
+            self.bound = bound
+            found.reserveCapacity(limit + 1)
+        }
+
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+            func before(_ a: (squaredChord: Double, slot: Int)) -> Bool {
+                squaredChord != a.squaredChord ? squaredChord < a.squaredChord : table.ranksBefore(candidate, a.slot)
+            }
+            if found.count == limit, let last = found.last, !before(last) { return }
+            var index = found.count
+            while index > 0, before(found[index - 1]) { index -= 1 }
+            found.insert((squaredChord, candidate), at: index)
+            if found.count > limit { found.removeLast() }
+        }
+    }
+
+    /// The squared distance from the query to node `node`'s bounding box: 0 inside it, infinite
+    /// for an empty node (its box is inverted) or one beyond the table's node count.
+    @inline(__always)
+    private func squaredDistance(_ qx: Double, _ qy: Double, _ qz: Double, toBoxOf node: Int) -> Double {
+        guard node < layout.nodeCount else { return .infinity }
+        let box = boxes + PlaceTableLayout.boxStride * node
+        let gx = Swift.max(Swift.max(Double(box[0]) - qx, qx - Double(box[3])), 0)
+        let gy = Swift.max(Swift.max(Double(box[1]) - qy, qy - Double(box[4])), 0)
+        let gz = Swift.max(Swift.max(Double(box[2]) - qz, qz - Double(box[5])), 0)
+        return gx * gx + gy * gy + gz * gz
+    }
+
+    /// Searches the tree for the places closest to `query` (a unit vector).
+    ///
+    /// Only places whose squared chord distance is at most `collector.worst` and whose population
+    /// is at least `minimumPopulation` are offered. A subtree is entered only when its bounding
+    /// box is within the current worst distance (so places at exactly that distance, ties, are
+    /// always seen), the nearer child first.
+    ///
+    /// - Complexity: O(log n) expected for nearby places; O(n) worst case (a very strict filter).
+    func search<C: Collector>(_ query: SIMD3<Double>, minimumPopulation: UInt64, into collector: inout C) {
+        guard count > 0 else { return }
+        let qx = query.x, qy = query.y, qz = query.z
+        let filtered = minimumPopulation > 0  // then populations are read only on ties
+        @inline(__always) func consider(_ slot: Int, _ collector: inout C) {
+            if filtered, populations[slot] < minimumPopulation { return }
+            let dx = qx - vectors[3 * slot], dy = qy - vectors[3 * slot + 1], dz = qz - vectors[3 * slot + 2]
+            let squared = dx * dx + dy * dy + dz * dz
+            if squared <= collector.worst { collector.offer(squared, slot, in: self) }
+        }
+        // At most one pending subtree per tree level, and a UInt32 count means at most 32 levels.
+        // 34 entries of 24 bytes stay under the 1 KiB that Swift allocates on the stack.
+        withUnsafeTemporaryAllocation(of: PendingSubtree.self, capacity: 34) { stack in
+            stack[0] = PendingSubtree(lo: 0, hi: UInt32(count), node: 1, bound: 0)
+            var top = 1
+            while top > 0 {
+                top -= 1
+                let pending = stack[top]
+                var lo = Int(pending.lo), hi = Int(pending.hi), node = Int(pending.node), bound = pending.bound
+                while bound <= collector.worst {
+                    guard hi - lo > leafSize else {
+                        for slot in lo..<hi { consider(slot, &collector) }
+                        break
+                    }
+                    let mid = lo + (hi - lo) / 2
+                    let left = 2 * node, right = left + 1
+                    let toLeft = squaredDistance(qx, qy, qz, toBoxOf: left)
+                    let toRight = squaredDistance(qx, qy, qz, toBoxOf: right)
+                    if toLeft <= toRight {
+                        if toRight <= collector.worst, top < 34 {
+                            stack[top] = PendingSubtree(
+                                lo: UInt32(mid), hi: UInt32(hi), node: UInt32(right), bound: toRight)
+                            top += 1
+                        }
+                        (hi, node, bound) = (mid, left, toLeft)
+                    } else {
+                        if toLeft <= collector.worst, top < 34 {
+                            stack[top] = PendingSubtree(
+                                lo: UInt32(lo), hi: UInt32(mid), node: UInt32(left), bound: toLeft)
+                            top += 1
+                        }
+                        (lo, node, bound) = (mid, right, toRight)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A subtree the search has yet to visit, and the squared distance to its box.
+struct PendingSubtree {
+    var lo: UInt32
+    var hi: UInt32
+    var node: UInt32
+    var bound: Double
+}

@@ -1,0 +1,205 @@
+/// Writes places into the binary table format of ``PlaceTableLayout``, k-d tree included.
+///
+/// The output depends only on the places and the metadata: the tree is built with full sorts
+/// under a total order (coordinate, then geonameid), so the same input always gives the same bytes.
+public struct PlaceTableBuilder {
+    /// Rows per leaf: small ranges are scanned in full rather than split further.
+    static let leafSize = 8
+
+    /// Where the data came from, shown by `phototag --version` (e.g. `GeoNames cities500.txt`).
+    public var source: String
+    /// The date of the data (`YYYY-MM-DD`).
+    public var date: String
+
+    public init(source: String, date: String) {
+        self.source = source
+        self.date = date
+    }
+
+    /// Builds the table.
+    ///
+    /// - Throws: ``ReverseGeocodingError/tableTooLarge(_:)`` when a string exceeds 65,535 bytes or
+    ///   the table exceeds 4 GiB.
+    /// - Complexity: O(n log² n) for n places.
+    public func build(_ places: [Place]) throws(ReverseGeocodingError) -> [UInt8] {
+        let n = places.count
+        // Node numbers reach about 4n and are searched as UInt32.
+        guard n < 1 << 29 else { throw .tableTooLarge("\(n) places") }
+        let vectors = places.map(\.coordinate.unitVector)
+        let tree = Self.tree(vectors: vectors, ids: places.map(\.geonameId))
+        let order = tree.order
+
+        var pool = StringPool()
+        let sourceOffset = try pool.add(source)
+        let dateOffset = try pool.add(date)
+        var regionIndex: [[String?]: UInt32] = [:]
+        var regionRows: [[UInt32]] = []
+        var columns = (
+            names: [UInt32](), asciiNames: [UInt32](), featureCodes: [UInt32](), timezones: [UInt32](),
+            regions: [UInt32]()
+        )
+        for row in order {
+            let place = places[row]
+            columns.names.append(try pool.add(place.name))
+            columns.asciiNames.append(try pool.add(place.asciiName))
+            columns.featureCodes.append(try pool.add(place.featureCode))
+            columns.timezones.append(try pool.add(place.timezone))
+            let key: [String?] = [
+                place.countryCode, place.country, place.admin1Code, place.admin1, place.admin2Code, place.admin2,
+            ]
+            if let index = regionIndex[key] {
+                columns.regions.append(index)
+            } else {
+                let index = UInt32(regionRows.count)
+                regionIndex[key] = index
+                regionRows.append(try key.map { value throws(ReverseGeocodingError) in try pool.add(value) })
+                columns.regions.append(index)
+            }
+        }
+
+        let layout = PlaceTableLayout(
+            count: n, regionCount: regionRows.count, stringsSize: pool.bytes.count, nodeCount: tree.nodeCount)
+        guard layout.totalSize <= Int(UInt32.max) else { throw .tableTooLarge("\(layout.totalSize) bytes") }
+        var out = ByteWriter(size: layout.totalSize)
+        out.put(PlaceTableLayout.magic, at: 0)
+        out.put32(PlaceTableLayout.version, at: PlaceTableHeader.version)
+        out.put32(UInt32(n), at: PlaceTableHeader.count)
+        out.put32(UInt32(regionRows.count), at: PlaceTableHeader.regionCount)
+        out.put32(UInt32(pool.bytes.count), at: PlaceTableHeader.stringsSize)
+        out.put32(sourceOffset, at: PlaceTableHeader.source)
+        out.put32(dateOffset, at: PlaceTableHeader.date)
+        out.put32(PlaceTableLayout.byteOrderMark, at: PlaceTableHeader.byteOrderMark)
+        out.put32(UInt32(Self.leafSize), at: PlaceTableHeader.leafSize)
+        out.put32(UInt32(tree.nodeCount), at: PlaceTableHeader.nodeCount)
+        for (slot, row) in order.enumerated() {
+            let place = places[row], vector = vectors[row]
+            out.putDouble(vector.x, at: layout.vectors + 24 * slot)
+            out.putDouble(vector.y, at: layout.vectors + 24 * slot + 8)
+            out.putDouble(vector.z, at: layout.vectors + 24 * slot + 16)
+            out.putDouble(place.latitude, at: layout.latitudes + 8 * slot)
+            out.putDouble(place.longitude, at: layout.longitudes + 8 * slot)
+            out.put64(UInt64(max(0, place.population)), at: layout.populations + 8 * slot)
+            out.put32(UInt32(truncatingIfNeeded: place.geonameId), at: layout.ids + 4 * slot)
+            out.put32(columns.names[slot], at: layout.names + 4 * slot)
+            out.put32(columns.asciiNames[slot], at: layout.asciiNames + 4 * slot)
+            out.put32(columns.featureCodes[slot], at: layout.featureCodes + 4 * slot)
+            out.put32(columns.timezones[slot], at: layout.timezones + 4 * slot)
+            out.put32(columns.regions[slot], at: layout.regions + 4 * slot)
+        }
+        for (index, bound) in tree.boxes.enumerated() {
+            out.put32(bound.bitPattern, at: layout.boxes + 4 * index)
+        }
+        for (index, region) in regionRows.enumerated() {
+            for (field, offset) in region.enumerated() {
+                out.put32(offset, at: layout.regionTable + 24 * index + 4 * field)
+            }
+        }
+        out.put(pool.bytes, at: layout.strings)
+        return out.bytes
+    }
+
+    /// Writes a built table to `path` (through a temporary file renamed into place).
+    public static func write(_ table: [UInt8], to path: String) throws(ReverseGeocodingError) {
+        try writeWholeFile(table, to: path)
+    }
+
+    /// The k-d tree: the order rows are stored in, and each node's bounding box.
+    struct Tree {
+        /// `order[slot]` is the input row stored at `slot`.
+        var order: [Int]
+        /// `PlaceTableLayout.boxStride` `Float`s per node (min x, y, z, max x, y, z, padding);
+        /// node 0 is unused and holds an inverted (empty) box.
+        var boxes: [Float]
+        var nodeCount: Int
+    }
+
+    /// Lays the rows out as an implicit, median-partitioned k-d tree (see ``PlaceTableLayout``).
+    static func tree(vectors: [SIMD3<Double>], ids: [Int]) -> Tree {
+        var order = Array(vectors.indices)
+        let stride = PlaceTableLayout.boxStride
+        var nodeCount = 2
+        var boxes = [Float](repeating: 0, count: 2 * stride)
+        for axis in 0..<3 {
+            boxes[axis] = .infinity
+            boxes[3 + axis] = -.infinity
+        }
+        var pending = [(lo: 0, hi: vectors.count, node: 1)]
+        while let (lo, hi, node) = pending.popLast() {
+            if node >= nodeCount {
+                nodeCount = node + 1
+                boxes += [Float](repeating: 0, count: stride * nodeCount - boxes.count)
+            }
+            var low = SIMD3<Double>(repeating: .infinity), high = SIMD3<Double>(repeating: -.infinity)
+            for row in order[lo..<hi] {
+                low = pointwiseMin(low, vectors[row])
+                high = pointwiseMax(high, vectors[row])
+            }
+            for axis in 0..<3 {
+                boxes[stride * node + axis] = Float(rounding: low[axis], down: true)
+                boxes[stride * node + 3 + axis] = Float(rounding: high[axis], down: false)
+            }
+            guard hi - lo > leafSize else { continue }
+            let spread = high - low
+            let axis = spread.x >= spread.y && spread.x >= spread.z ? 0 : (spread.y >= spread.z ? 1 : 2)
+            order[lo..<hi].sort { a, b in
+                let u = vectors[a][axis], v = vectors[b][axis]
+                return u != v ? u < v : ids[a] < ids[b]
+            }
+            let mid = lo + (hi - lo) / 2
+            pending.append((lo, mid, 2 * node))
+            pending.append((mid, hi, 2 * node + 1))
+        }
+        return Tree(order: order, boxes: boxes, nodeCount: nodeCount)
+    }
+}
+
+extension Float {
+    /// The `Float` nearest to `value` on the given side, so that a box stays around its points.
+    init(rounding value: Double, down: Bool) {
+        var result = Float(value)
+        if down, Double(result) > value { result = result.nextDown }
+        if !down, Double(result) < value { result = result.nextUp }
+        self = result
+    }
+}
+
+/// Interned UTF-8 strings with a 16-bit length prefix; offset 0 is the empty string ("none").
+private struct StringPool {
+    var bytes: [UInt8] = [0, 0]
+    var offsets: [String: UInt32] = ["": 0]
+
+    mutating func add(_ string: String?) throws(ReverseGeocodingError) -> UInt32 {
+        guard let string else { return 0 }
+        if let offset = offsets[string] { return offset }
+        let utf8 = Array(string.utf8)
+        guard utf8.count <= Int(UInt16.max) else { throw .tableTooLarge("a string of \(utf8.count) bytes") }
+        guard bytes.count + 2 + utf8.count <= Int(UInt32.max) else { throw .tableTooLarge("the string pool") }
+        let offset = UInt32(bytes.count)
+        bytes.append(UInt8(utf8.count & 0xFF))
+        bytes.append(UInt8(utf8.count >> 8))
+        bytes += utf8
+        offsets[string] = offset
+        return offset
+    }
+}
+
+/// A zero-filled buffer written at fixed offsets, little-endian.
+private struct ByteWriter {
+    var bytes: [UInt8]
+
+    init(size: Int) { bytes = [UInt8](repeating: 0, count: size) }
+
+    mutating func put(_ data: [UInt8], at offset: Int) {
+        bytes.replaceSubrange(offset..<offset + data.count, with: data)
+    }
+
+    mutating func put32(_ value: UInt32, at offset: Int) {
+        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
+    mutating func put64(_ value: UInt64, at offset: Int) {
+        for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+    }
+
+    mutating func putDouble(_ value: Double, at offset: Int) { put64(value.bitPattern, at: offset) }
+}

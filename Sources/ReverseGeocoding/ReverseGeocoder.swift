@@ -1,0 +1,160 @@
+import CGeoNamesData
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Finds the places nearest to a coordinate, offline, in a GeoNames-derived place table.
+///
+/// The table is either the one compiled into the binary (``bundled``) or a file built by
+/// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed or built when
+/// it is opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the
+/// tree nodes on its path and the rows it returns.
+///
+/// A `ReverseGeocoder` is immutable; one instance serves any number of threads.
+public final class ReverseGeocoder: Sendable {
+    let table: PlaceTable
+    /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
+    private let owner: (any Sendable)?
+    /// Names that many places share, decoded once: regions by index, other strings by offset.
+    private let shared = Mutex(SharedNames())
+
+    private struct SharedNames: Sendable {
+        var regions: [PlaceTable.Region?] = []
+        var strings: [UInt32: String] = [:]
+    }
+
+    /// The table compiled into this binary: GeoNames cities500 (see `phototag --version`).
+    public static let bundled: ReverseGeocoder = {
+        let bytes = UnsafeRawBufferPointer(start: CGeoNamesData_table(), count: CGeoNamesData_tableSize())
+        do {
+            return ReverseGeocoder(table: try PlaceTable(bytes: bytes, name: "the bundled place table"), owner: nil)
+        } catch {
+            // The build embeds a table that the test suite opens and checks; this is unreachable
+            // unless the binary itself is damaged.
+            preconditionFailure("\(error)")
+        }
+    }()
+
+    private init(table: PlaceTable, owner: (any Sendable)?) {
+        self.table = table
+        self.owner = owner
+    }
+
+    /// Opens a table file written by `phototag places import`, mapping it read-only.
+    ///
+    /// - Throws: ``ReverseGeocodingError`` when the file cannot be read or is not a place table.
+    public convenience init(contentsOf path: String) throws(ReverseGeocodingError) {
+        let file = try MappedFile(path: path)
+        self.init(table: try PlaceTable(bytes: file.bytes, name: path), owner: file)
+    }
+
+    /// Opens a table held in memory (as written by ``PlaceTableBuilder``).
+    public convenience init(tableBytes: [UInt8]) throws(ReverseGeocodingError) {
+        let storage = TableStorage(tableBytes)
+        self.init(table: try PlaceTable(bytes: storage.bytes, name: "the place table"), owner: storage)
+    }
+
+    /// How many places the table holds.
+    public var placeCount: Int { table.count }
+    /// Where the table's data came from, e.g. `GeoNames cities500.txt`.
+    public var source: String { table.source }
+    /// The date of the table's data (`YYYY-MM-DD`).
+    public var date: String { table.date }
+
+    /// The place nearest to `coordinate` that passes `filter`, or `nil` when none does.
+    ///
+    /// Places at the same distance are ranked by larger population, then smaller geonameid.
+    ///
+    /// - Complexity: O(log n) expected.
+    public func nearestPlace(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceMatch? {
+        var best = PlaceTable.Best(worst: bound(filter))
+        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
+        guard best.slot >= 0 else { return nil }
+        return match(best.slot, coordinate, filter)
+    }
+
+    /// The `count` places nearest to `coordinate` that pass `filter`, nearest first.
+    ///
+    /// - Complexity: O(k log n) expected for k = `count`.
+    public func nearestPlaces(to coordinate: Coordinate, count: Int, filter: PlaceFilter = .none) -> [PlaceMatch] {
+        guard count > 0 else { return [] }
+        var best = PlaceTable.BestN(limit: count, bound: bound(filter))
+        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
+        return best.found.compactMap { match($0.slot, coordinate, filter) }
+    }
+
+    /// The largest squared chord the filter allows, a hair wide so that a place exactly at the
+    /// maximum distance is found; ``match(_:_:_:)`` then applies the exact great-circle test.
+    private func bound(_ filter: PlaceFilter) -> Double {
+        guard let limit = filter.maximumDistanceKm else { return .infinity }
+        guard limit >= 0 else { return -1 }
+        return Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
+    }
+
+    private func minimumPopulation(_ filter: PlaceFilter) -> UInt64 { UInt64(max(0, filter.minimumPopulation)) }
+
+    /// The result for the place at `slot`, or `nil` when it is beyond the filter's distance.
+    ///
+    /// The distance and bearing come from the unit vectors the search already has: the angle
+    /// between them as `atan2(|p × q|, p · q)` (accurate at every distance, unlike the arc-cosine)
+    /// times R = 6371.0088 km, and the bearing as the direction of `q` in the local east/north
+    /// plane at `p`. Both agree with ``Coordinate/distanceKm(to:)`` and
+    /// ``Coordinate/bearing(to:)`` to rounding, for a fraction of their trigonometry.
+    private func match(_ slot: Int, _ query: Coordinate, _ filter: PlaceFilter) -> PlaceMatch? {
+        let p = table.unitVector(at: slot), q = query.unitVector
+        let cross = SIMD3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x)
+        let angle = atan2((cross * cross).sum().squareRoot(), (p * q).sum())
+        let distance = angle * Coordinate.earthRadiusKm
+        if let limit = filter.maximumDistanceKm, distance > limit { return nil }
+        let east = p.x * q.y - p.y * q.x
+        let north = q.z * (p.x * p.x + p.y * p.y) - p.z * (p.x * q.x + p.y * q.y)
+        var bearing = east == 0 && north == 0 ? 0 : atan2(east, north) * 180 / .pi
+        if bearing < 0 { bearing += 360 }
+        if bearing >= 360 { bearing -= 360 }
+        return PlaceMatch(place: place(at: slot), distanceKm: distance, bearing: bearing)
+    }
+
+    /// The place at `slot`, its shared names taken from (or added to) the cache.
+    private func place(at slot: Int) -> Place {
+        let regionIndex = table.regionIndex(at: slot)
+        let (timezoneOffset, featureOffset) = table.sharedStringOffsets(at: slot)
+        let (region, timezone, featureCode) = shared.withLock { names in
+            var region = PlaceTable.Region.unknown
+            if let regionIndex {
+                if names.regions.isEmpty { names.regions = Array(repeating: nil, count: table.regionCount) }
+                if let cached = names.regions[regionIndex] {
+                    region = cached
+                } else {
+                    region = table.region(regionIndex)
+                    names.regions[regionIndex] = region
+                }
+            }
+            func cached(_ offset: UInt32) -> String? {
+                guard offset != 0 else { return nil }
+                if let string = names.strings[offset] { return string }
+                let string = table.string(at: offset)
+                names.strings[offset] = string
+                return string
+            }
+            return (region, cached(timezoneOffset), cached(featureOffset))
+        }
+        return table.place(at: slot, region: region, timezone: timezone, featureCode: featureCode)
+    }
+}
+
+/// Table bytes held in memory, 64-byte aligned, for tables built in-process.
+private final class TableStorage: Sendable {
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+
+    init(_ source: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
+        buffer.copyBytes(from: source)
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
+    }
+
+    deinit { bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
+}

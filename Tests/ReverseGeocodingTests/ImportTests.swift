@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+@testable import ReverseGeocoding
+
+enum Fixtures {
+    static let root: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/ReverseGeocodingTests/ImportTests.swift
+        return parts.joined(separator: "/") + "/Fixtures"
+    }()
+    static let geonames = root + "/geonames"
+}
+
+/// `phototag places import`'s core, on the tiny dumps in `Fixtures/geonames/`.
+@Suite struct ImportTests {
+    static let dump = try! GeoNamesImport(directory: Fixtures.geonames)
+
+    @Test func goodRowsAreImportedWithTheirNamesResolved() throws {
+        // In file order.
+        #expect(
+            Self.dump.places.map(\.geonameId) == [
+                2988507, 2995469, 5391959, 2198148, 4032243, 3833367, 7000001, 7000002,
+            ])
+        let paris = try #require(Self.dump.places.first)
+        #expect(
+            paris
+                == Place(
+                    geonameId: 2988507, name: "Paris", asciiName: "Paris", admin1: "Île-de-France", admin2: "Paris",
+                    admin1Code: "11", admin2Code: "75", countryCode: "FR", country: "France", timezone: "Europe/Paris",
+                    population: 2_138_551, featureCode: "PPLC", latitude: 48.85341, longitude: 2.3488))
+        let tonga = try #require(Self.dump.places.first { $0.geonameId == 4032243 })
+        #expect(tonga.name == "Nuku‘alofa")
+        #expect(tonga.asciiName == "Nuku`alofa")
+        #expect(tonga.admin2 == nil)  // no admin2 code in the row
+    }
+
+    @Test func quotesAreOrdinaryCharactersAndUnknownCodesStayEmpty() throws {
+        let big = try #require(Self.dump.places.first { $0.geonameId == 7000001 })
+        #expect(big.name == "\"Big\" Town")
+        #expect(big.country == nil)  // ZZ is not in countryInfo.txt
+        #expect(big.featureCode == nil)
+        #expect(big.timezone == nil)
+        let tiny = try #require(Self.dump.places.first { $0.geonameId == 7000002 })
+        #expect(tiny.admin1Code == "99")
+        #expect(tiny.admin1 == nil)  // FR.99 is not in admin1CodesASCII.txt
+    }
+
+    @Test func badRowsAreSkippedAndCountedByReason() {
+        #expect(
+            Self.dump.skipped == [
+                .columnCount: 1, .geonameId: 1, .coordinates: 2, .population: 1, .duplicate: 1,
+            ])
+        #expect(Self.dump.skippedCount == 6)
+        #expect(Self.dump.filteredOut == 1)  // the lake (feature class H)
+        #expect(Self.dump.notes == [])
+    }
+
+    @Test func filtersLeaveRowsOut() throws {
+        let big = try GeoNamesImport(directory: Fixtures.geonames, minimumPopulation: 100_000)
+        #expect(big.places.map(\.name) == ["Paris", "Marseille", "San Francisco"])
+        // Five small places, the lake, and the duplicate of Paris (filters apply before the
+        // duplicate check, which only knows rows that were kept).
+        #expect(big.filteredOut == 7)
+        let everything = try GeoNamesImport(directory: Fixtures.geonames, populatedPlacesOnly: false)
+        #expect(everything.places.contains { $0.name == "A Lake" })
+    }
+
+    @Test func aMissingAdminFileIsANoteNotAFailure() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.copyItem(
+            atPath: Fixtures.geonames + "/cities-test.txt", toPath: directory + "/cities500.txt")
+        let dump = try GeoNamesImport(directory: directory)
+        #expect(dump.places.count == 8)
+        #expect(dump.places[0].admin1 == nil)
+        #expect(dump.places[0].country == nil)
+        #expect(
+            dump.notes == [
+                "countryInfo.txt not read (cannot read \(directory)/countryInfo.txt: no such file or directory); its names are left empty",
+                "admin1CodesASCII.txt not read (cannot read \(directory)/admin1CodesASCII.txt: no such file or directory); its names are left empty",
+                "admin2Codes.txt not read (cannot read \(directory)/admin2Codes.txt: no such file or directory); its names are left empty",
+            ])
+    }
+
+    @Test func theCitiesFileMustBeUnambiguous() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(
+            throws: ReverseGeocodingError.noCitiesFile(
+                directory: directory, reason: "expected cities500.txt, cities1000.txt… or allCountries.txt")
+        ) {
+            try GeoNamesImport(directory: directory)
+        }
+        for name in ["cities500.txt", "cities15000.txt"] {
+            try FileManager.default.copyItem(
+                atPath: Fixtures.geonames + "/cities-test.txt", toPath: directory + "/" + name)
+        }
+        #expect(
+            throws: ReverseGeocodingError.noCitiesFile(
+                directory: directory, reason: "found cities15000.txt, cities500.txt; choose one with --cities")
+        ) {
+            try GeoNamesImport(directory: directory)
+        }
+        #expect(try GeoNamesImport(directory: directory, citiesFile: "cities500.txt").places.count == 8)
+    }
+
+    @Test func theImportedTableAnswersQueries() throws {
+        let table = try PlaceTableBuilder(source: "GeoNames cities-test.txt", date: "2024-01-01").build(
+            Self.dump.places)
+        let geocoder = try ReverseGeocoder(tableBytes: table)
+        #expect(geocoder.placeCount == 8)
+        #expect(geocoder.source == "GeoNames cities-test.txt")
+        #expect(geocoder.date == "2024-01-01")
+        let match = try #require(geocoder.nearestPlace(to: Coordinate(latitude: 48.858222, longitude: 2.2945)!))
+        #expect(match.place == Self.dump.places[0])
+        // Suva is nearer than Nuku‘alofa from a point east of the antimeridian.
+        #expect(geocoder.nearestPlace(to: Coordinate(latitude: -18.5, longitude: -179.9)!)?.place.name == "Suva")
+    }
+
+    @Test func tablesAreByteForByteReproducibleWhateverTheInputOrder() throws {
+        let builder = PlaceTableBuilder(source: "s", date: "d")
+        let places = RandomPlaces.table(count: 300, seed: 5)
+        var random = SeededGenerator(state: 11)
+        #expect(try builder.build(places) == builder.build(places.shuffled(using: &random)))
+    }
+}
+
+/// Opening damaged or foreign files as tables.
+@Suite struct PlaceTableFileTests {
+    static let table = try! PlaceTableBuilder(source: "s", date: "d").build(RandomPlaces.table(count: 50, seed: 3))
+
+    @Test func aTableFileIsMappedAndUsable() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try PlaceTableBuilder.write(Self.table, to: directory + "/t.places")
+        let geocoder = try ReverseGeocoder(contentsOf: directory + "/t.places")
+        #expect(geocoder.placeCount == 50)
+        #expect(geocoder.nearestPlace(to: Coordinate(latitude: 0, longitude: 0)!) != nil)
+    }
+
+    @Test func aGeoNamesDumpIsRecognisedAndExplained() {
+        #expect(throws: ReverseGeocodingError.geoNamesDumpGiven(path: Fixtures.geonames + "/cities-test.txt")) {
+            try ReverseGeocoder(contentsOf: Fixtures.geonames + "/cities-test.txt")
+        }
+    }
+
+    @Test func damagedTablesAreRejectedWithAReason() {
+        var truncated = Self.table
+        truncated.removeLast(8)
+        #expect(
+            throws: ReverseGeocodingError.notAPlaceTable(
+                path: "the place table", reason: "\(truncated.count) bytes, the header says \(Self.table.count)")
+        ) {
+            try ReverseGeocoder(tableBytes: truncated)
+        }
+        var version = Self.table
+        version[8] = 9
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 1"))
+        {
+            try ReverseGeocoder(tableBytes: version)
+        }
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "10 bytes is too short"))
+        {
+            try ReverseGeocoder(tableBytes: Array(repeating: 0, count: 10))
+        }
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "unknown format")) {
+            try ReverseGeocoder(tableBytes: Array(repeating: 0xFF, count: 100))
+        }
+        #expect(
+            throws: ReverseGeocodingError.cannotRead(path: "/nonexistent/t.places", reason: "no such file or directory")
+        ) {
+            try ReverseGeocoder(contentsOf: "/nonexistent/t.places")
+        }
+    }
+
+    @Test func corruptedBytesInsideATableGiveOddAnswersNotCrashes() throws {
+        // Overwrite everything after the header with a seeded pattern: offsets, axes and
+        // region indices all become nonsense, and lookups must still return.
+        var random = SeededGenerator(state: 1)
+        for _ in 0..<20 {
+            var bytes = Self.table
+            for index in 64..<bytes.count where Int.random(in: 0..<4, using: &random) == 0 {
+                bytes[index] = UInt8.random(in: 0...255, using: &random)
+            }
+            let geocoder = try ReverseGeocoder(tableBytes: bytes)
+            for _ in 0..<20 {
+                _ = geocoder.nearestPlaces(to: RandomPlaces.coordinate(&random), count: 3)
+            }
+        }
+    }
+}
+
+func makeTemporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "phototag-tests-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
