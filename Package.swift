@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "phototag", targets: ["phototag"]),
         .library(name: "PhotoGPS", targets: ["PhotoGPS"]),
+        .library(name: "ReverseGeocoding", targets: ["ReverseGeocoding"]),
     ],
     targets: [
         .systemLibrary(
@@ -14,10 +15,17 @@ let package = Package(
             providers: [.apt(["libexif-dev"]), .brew(["libexif"])]
         ),
         .target(name: "PhotoGPS", dependencies: ["CExif"]),
-        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS"]),
+        // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
+        .target(name: "CGeoNamesData", exclude: ["places.table"]),
+        .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData"]),
+        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
+        // Benchmarks (see Benchmarks/README.md); not installed.
+        .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS"]),
+        .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cLanguageStandard: .c2x
 )

@@ -1,15 +1,15 @@
-/// A command line, parsed and validated before any work is done.
-enum Invocation: Equatable {
-    /// `phototag --help`, `phototag help [COMMAND]`, `phototag COMMAND --help`.
-    case help(Command?)
-    /// `phototag --version`.
-    case version
-    /// `phototag locate [--format F] FILE...`.
-    case locate(files: [String], format: OutputFormat)
+/// The commands phototag has.
+enum Command: String, CaseIterable {
+    case locate
+    case placesImport = "places import"
+    case placesInfo = "places info"
 
-    /// The commands phototag has.
-    enum Command: String, CaseIterable {
-        case locate
+    var spec: CommandSpec {
+        switch self {
+        case .locate: Commands.locate
+        case .placesImport: Commands.placesImport
+        case .placesInfo: Commands.placesInfo
+        }
     }
 }
 
@@ -18,11 +18,34 @@ enum OutputFormat: String, CaseIterable {
     case text, json
 }
 
-/// A command line that cannot be run; printed with the usage line, exit status 64.
-struct UsageError: Error, Equatable {
-    var message: String
-    /// The command whose usage to show, if known.
-    var command: Invocation.Command?
+/// `phototag locate`'s settings.
+struct LocateOptions: Equatable {
+    var files: [String]
+    var format = OutputFormat.text
+    /// A place table file instead of the bundled one.
+    var places: String? = nil
+}
+
+/// `phototag places import`'s settings.
+struct ImportOptions: Equatable {
+    var directory: String
+    var output: String
+    var citiesFile: String? = nil
+    var minimumPopulation = 0
+    var date: String? = nil
+    var allFeatures = false
+}
+
+/// A command line, parsed and validated before any work is done.
+enum Invocation: Equatable {
+    /// `phototag --help`, `phototag help [COMMAND]`, `phototag COMMAND --help`.
+    case help(Command?)
+    /// `phototag --version`.
+    case version
+    case locate(LocateOptions)
+    case placesImport(ImportOptions)
+    /// `phototag places info [--places FILE]`.
+    case placesInfo(places: String?)
 }
 
 extension Invocation {
@@ -33,70 +56,98 @@ extension Invocation {
         case "--help", "-h": return .help(nil)
         case "--version": return .version
         case "help":
-            guard arguments.count <= 2 else { throw UsageError(message: "'help' takes at most one command") }
-            guard let name = arguments.dropFirst().first else { return .help(nil) }
-            guard let command = Command(rawValue: name) else { throw unknownCommand(name) }
+            let topic = arguments.dropFirst().joined(separator: " ")
+            guard !topic.isEmpty else { return .help(nil) }
+            guard let command = Command(rawValue: topic) else {
+                if topic == "places" { return .help(.placesImport) }
+                throw unknownCommand(topic)
+            }
             return .help(command)
         default:
-            guard let command = Command(rawValue: first) else {
-                if first.hasPrefix("-") { throw UsageError(message: "unknown option '\(first)'") }
-                throw unknownCommand(first)
+            break
+        }
+        var words = 1
+        var name = first
+        if first == "places" {
+            guard arguments.count > 1, !arguments[1].hasPrefix("-") else {
+                throw UsageError(message: "'places' needs a subcommand: import or info")
             }
-            return try parseLocate(Array(arguments.dropFirst()), command: command)
+            name = "places \(arguments[1])"
+            words = 2
+        }
+        guard let command = Command(rawValue: name) else {
+            if first.hasPrefix("-") {
+                var message = "unknown option '\(first)'"
+                if let suggestion = closest(to: first, among: ["--help", "--version"]) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                throw UsageError(message: message)
+            }
+            throw unknownCommand(name)
+        }
+        let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
+        if parsed.has("--help") { return .help(command) }
+        switch command {
+        case .locate:
+            var options = LocateOptions(files: parsed.positionals)
+            options.format = try format(parsed, command: command)
+            options.places = parsed.last("--places")
+            return .locate(options)
+        case .placesImport:
+            guard let directory = parsed.last("--from") else {
+                throw UsageError(message: "option '--from' is required", command: command)
+            }
+            guard let output = parsed.last("--output") else {
+                throw UsageError(message: "option '--output' is required", command: command)
+            }
+            var options = ImportOptions(directory: directory, output: output)
+            options.citiesFile = parsed.last("--cities")
+            options.minimumPopulation = try integer(parsed, "--min-population", command: command) ?? 0
+            if let date = parsed.last("--date") {
+                guard isISODate(date) else {
+                    throw UsageError(
+                        message: "option '--date' needs a date like 2026-07-28, not '\(date)'", command: command)
+                }
+                options.date = date
+            }
+            options.allFeatures = parsed.has("--all-features")
+            return .placesImport(options)
+        case .placesInfo:
+            return .placesInfo(places: parsed.last("--places"))
         }
     }
 
     private static func unknownCommand(_ name: String) -> UsageError {
-        UsageError(message: "unknown command '\(name)'")
-    }
-
-    private static func parseLocate(_ arguments: [String], command: Command) throws(UsageError) -> Invocation {
-        var files: [String] = []
-        var format = OutputFormat.text
-        var index = 0
-        var optionsEnded = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if optionsEnded || !argument.hasPrefix("-") || argument == "-" {
-                files.append(argument)
-                continue
-            }
-            let (name, inlineValue) = splitOption(argument)
-            switch name {
-            case "--":
-                optionsEnded = true
-            case "--help", "-h":
-                return .help(command)
-            case "--format":
-                let value: String
-                if let inlineValue {
-                    value = inlineValue
-                } else {
-                    guard index < arguments.count else {
-                        throw UsageError(message: "option '--format' needs a value", command: command)
-                    }
-                    value = arguments[index]
-                    index += 1
-                }
-                guard let parsed = OutputFormat(rawValue: value) else {
-                    let choices = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw UsageError(message: "unknown format '\(value)' (choose from \(choices))", command: command)
-                }
-                format = parsed
-            case "--json":
-                format = .json
-            default:
-                throw UsageError(message: "unknown option '\(name)'", command: command)
-            }
+        var message = "unknown command '\(name)'"
+        if let suggestion = closest(to: name, among: Command.allCases.map(\.rawValue) + ["help"]) {
+            message += "; did you mean '\(suggestion)'?"
         }
-        guard !files.isEmpty else { throw UsageError(message: "no files given", command: command) }
-        return .locate(files: files, format: format)
+        return UsageError(message: message)
     }
 
-    /// Splits `--name=value` into its parts; other arguments come back whole.
-    private static func splitOption(_ argument: String) -> (String, String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    private static func format(_ parsed: ParsedArguments, command: Command) throws(UsageError) -> OutputFormat {
+        if parsed.has("--json") { return .json }
+        guard let value = parsed.last("--format") else { return .text }
+        guard let format = OutputFormat(rawValue: value) else {
+            let choices = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "unknown format '\(value)' (choose from \(choices))", command: command)
+        }
+        return format
+    }
+
+    private static func integer(_ parsed: ParsedArguments, _ name: String, command: Command) throws(UsageError) -> Int?
+    {
+        guard let value = parsed.last(name) else { return nil }
+        guard let number = Int(value), number >= 0 else {
+            throw UsageError(
+                message: "option '\(name)' needs a whole number of 0 or more, not '\(value)'", command: command)
+        }
+        return number
+    }
+
+    private static func isISODate(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
+            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
     }
 }

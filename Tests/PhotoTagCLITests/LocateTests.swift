@@ -12,6 +12,8 @@ enum Fixtures {
     }()
 
     static func photo(_ name: String) -> String { "\(root)/photos/\(name)" }
+    /// A place table of eight places built from `Fixtures/geonames/` (see its README).
+    static let places = root + "/geonames/test.places"
 }
 
 /// Runs phototag in-process and returns (status, stdout, stderr).
@@ -24,11 +26,11 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
 @Suite struct LocateTests {
     @Test func textOutputIsOneLinePerFileInArgumentOrder() {
         let located = Fixtures.photo("ne-little-endian.jpg"), bare = Fixtures.photo("no-exif.jpg")
-        let result = run("locate", located, bare)
+        let result = run("locate", "--places", Fixtures.places, located, bare)
         #expect(result.status == 1)
         #expect(
             result.output == """
-                \(located)  48.858222, 2.294500  35.5 m  2019-07-01T12:34:56.24Z
+                \(located)  48.858222, 2.294500  35.5 m  2019-07-01T12:34:56.24Z  Paris, Île-de-France, FR — 4.0 km W
                 \(bare)  no GPS
 
                 """)
@@ -37,7 +39,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
 
     @Test func jsonOutputHasTheContractKeysInOrder() {
         let path = Fixtures.photo("sw-big-endian.jpg")
-        let result = run("locate", "--format=json", path)
+        let result = run("locate", "--format=json", "--places=\(Fixtures.places)", path)
         #expect(result.status == 0)
         #expect(
             result.output == """
@@ -57,7 +59,22 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "datum": null,
                       "source": "exif"
                     },
-                    "place": null,
+                    "place": {
+                      "geonameId": 3833367,
+                      "name": "Ushuaia",
+                      "asciiName": "Ushuaia",
+                      "admin1": "Tierra del Fuego",
+                      "admin2": "Ushuaia",
+                      "countryCode": "AR",
+                      "country": "Argentina",
+                      "timezone": "America/Argentina/Ushuaia",
+                      "population": 56825,
+                      "featureCode": "PPLA",
+                      "latitude": -54.81084,
+                      "longitude": -68.31591,
+                      "distanceKm": 4108.046,
+                      "bearing": 41
+                    },
                     "camera": {
                       "make": "PhotoTag",
                       "model": "Fixture Camera",
@@ -97,9 +114,10 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
 
     @Test func anUnreadableFileIsReportedOnStderrAndTheRunGoesOn() {
         let empty = Fixtures.photo("empty.jpg"), good = Fixtures.photo("equator.jpg")
-        let result = run("locate", empty, good)
+        let result = run("locate", "--places", Fixtures.places, empty, good)
         #expect(result.status == 2)
-        #expect(result.output == "\(empty)  error: file is empty\n\(good)  0.000000, 36.816667\n")
+        #expect(
+            result.output == "\(empty)  error: file is empty\n\(good)  0.000000, 36.816667  Tiny, FR — 2145.6 km SE\n")
         #expect(result.errors == "phototag: \(empty): file is empty\n")
     }
 
@@ -107,19 +125,19 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         arguments: [
             (
                 ["locate"],
-                "Error: no files given\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+                "Error: no files given\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["locate", "--format"],
-                "Error: option '--format' needs a value\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+                "Error: option '--format' needs a value\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["locate", "--format=xml", "a.jpg"],
-                "Error: unknown format 'xml' (choose from text, json)\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+                "Error: unknown format 'xml' (choose from text, json)\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["locate", "--bogus", "a.jpg"],
-                "Error: unknown option '--bogus'\nUsage: phototag locate [--format text|json] <file>...\nSee 'phototag help locate'.\n"
+                "Error: unknown option '--bogus'\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["frobnicate"],

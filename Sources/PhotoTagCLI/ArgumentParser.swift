@@ -1,0 +1,141 @@
+/// One option a command accepts.
+struct OptionSpec: Equatable {
+    /// The long name, with its dashes: `--format`.
+    var name: String
+    /// A one-letter alias, with its dash: `-q`.
+    var short: String? = nil
+    /// The value's placeholder (`<format>`); `nil` for a flag.
+    var value: String? = nil
+    /// One line of help.
+    var help: String
+}
+
+/// A command's shape: its options and positional arguments, from which both parsing and help
+/// are derived (so the two cannot drift apart).
+struct CommandSpec {
+    /// The words that name it: `locate`, `places import`.
+    var name: String
+    /// One line saying what it does.
+    var summary: String
+    /// The positional arguments as shown in the usage line: `<file>...`.
+    var arguments: String
+    /// How many positional arguments it needs at least, and what to say when they are missing.
+    var minimumArguments = 0
+    var missingArgumentsMessage = ""
+    /// At most this many positional arguments.
+    var maximumArguments = Int.max
+    var options: [OptionSpec]
+    /// Paragraphs after the option list (examples, exit statuses).
+    var epilogue: String = ""
+
+    static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
+
+    var usage: String {
+        let optionPart = options.contains { $0 != Self.help } ? " [options]" : ""
+        return "phototag \(name)\(optionPart)\(arguments.isEmpty ? "" : " " + arguments)"
+    }
+}
+
+/// The raw result of parsing: option values by long name, and positional arguments.
+struct ParsedArguments {
+    var values: [String: [String]] = [:]
+    var positionals: [String] = []
+
+    func has(_ name: String) -> Bool { values[name] != nil }
+    /// The last value given for an option (a repeated option overrides).
+    func last(_ name: String) -> String? { values[name]?.last }
+}
+
+/// A command line that cannot be run; printed with the usage line, exit status 64.
+struct UsageError: Error, Equatable {
+    var message: String
+    /// The command whose usage to show; `nil` for the tool's.
+    var command: Command?
+}
+
+extension CommandSpec {
+    /// Parses arguments: `--name value`, `--name=value`, `-x value`, flags, `--` ending options,
+    /// and `-` as a positional argument.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option (naming the closest valid one), a missing
+    ///   value, a value given to a flag, or too few or too many positional arguments.
+    func parse(_ arguments: [String], command: Command) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = argument
+            var inline: String? = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            }
+            guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
+                var message = "unknown option '\(name)'"
+                if let suggestion = closest(to: name, among: options.map(\.name)) {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                throw UsageError(message: message, command: command)
+            }
+            if option.value == nil {
+                guard inline == nil else {
+                    throw UsageError(message: "option '\(option.name)' takes no value", command: command)
+                }
+                parsed.values[option.name, default: []].append("")
+                continue
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                guard index < arguments.count else {
+                    throw UsageError(message: "option '\(option.name)' needs a value", command: command)
+                }
+                value = arguments[index]
+                index += 1
+            }
+            parsed.values[option.name, default: []].append(value)
+        }
+        if parsed.has(Self.help.name) { return parsed }
+        guard parsed.positionals.count >= minimumArguments else {
+            throw UsageError(message: missingArgumentsMessage, command: command)
+        }
+        guard parsed.positionals.count <= maximumArguments else {
+            throw UsageError(message: "unexpected argument '\(parsed.positionals[maximumArguments])'", command: command)
+        }
+        return parsed
+    }
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.
+func closest(to word: String, among candidates: [String]) -> String? {
+    let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, $0.0.count / 3) }
+    return scored.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }?.0
+}
+
+/// The Levenshtein distance between two strings, by Unicode scalar.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

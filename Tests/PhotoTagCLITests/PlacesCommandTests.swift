@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import PhotoTagCLI
+
+/// `phototag places import`, `places info`, `--places` and `--version`.
+@Suite struct PlacesCommandTests {
+    static func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "phototag-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func importReportsWhatItReadAndSkippedAndRebuildsTheFixtureTableExactly() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = directory + "/test.places"
+        let result = run(
+            "places", "import", "--from", Fixtures.root + "/geonames", "--output", output, "--date=2024-01-01")
+        #expect(result.status == 0)
+        let size = try Data(contentsOf: URL(fileURLWithPath: Fixtures.places)).count
+        #expect(
+            result.output == """
+                imported 8 places from cities-test.txt (1 left out by the filters)
+                skipped 6 bad rows: 1 wrong column count, 1 bad geonameid, 2 bad coordinates, 1 bad population, 1 duplicate geonameid
+                wrote \(output) (\(grouped(size)) bytes, data of 2024-01-01)
+
+                """)
+        #expect(result.errors == "")
+        // The committed fixture table is exactly what the import makes: the format has not drifted.
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: output))
+                == Data(contentsOf: URL(fileURLWithPath: Fixtures.places)))
+    }
+
+    @Test func importFailuresExitWith2() {
+        let result = run("places", "import", "--from", "/nonexistent", "--output", "/tmp/never.places")
+        #expect(result.status == 2)
+        #expect(result.output == "")
+        #expect(result.errors == "phototag: cannot read /nonexistent: no such file or directory\n")
+    }
+
+    @Test(
+        arguments: [
+            (
+                ["places", "import", "--output", "x"],
+                "Error: option '--from' is required\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
+            ),
+            (
+                ["places", "import", "--from", "d", "--output", "x", "--min-population", "-3"],
+                "Error: option '--min-population' needs a whole number of 0 or more, not '-3'\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
+            ),
+            (
+                ["places", "import", "--from", "d", "--output", "x", "--date", "July"],
+                "Error: option '--date' needs a date like 2026-07-28, not 'July'\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
+            ),
+            (
+                ["places", "import", "--form", "d"],
+                "Error: unknown option '--form'; did you mean '--from'?\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
+            ),
+            (
+                ["places"],
+                "Error: 'places' needs a subcommand: import or info\nUsage: phototag <command> [options]\nSee 'phototag help'.\n"
+            ),
+            (
+                ["places", "export"],
+                "Error: unknown command 'places export'; did you mean 'places import'?\nUsage: phototag <command> [options]\nSee 'phototag help'.\n"
+            ),
+        ] as [([String], String)])
+    func importUsageErrors(arguments: [String], message: String) {
+        let output = MemorySink(), errors = MemorySink()
+        #expect(PhotoTag.run(arguments, output: output, errors: errors) == 64)
+        #expect(errors.text == message)
+    }
+
+    @Test func infoDescribesATable() {
+        let result = run("places", "info", "--places", Fixtures.places)
+        #expect(result.status == 0)
+        #expect(
+            result.output == "source: GeoNames cities-test.txt\ndate: 2024-01-01\nplaces: 8\nfile: \(Fixtures.places)\n"
+        )
+    }
+
+    @Test func aBadPlacesFileStopsLocateBeforeAnyWork() {
+        let photo = Fixtures.photo("ne-little-endian.jpg")
+        let dump = Fixtures.root + "/geonames/cities-test.txt"
+        let result = run("locate", "--places", dump, photo)
+        #expect(result.status == 2)
+        #expect(result.output == "")
+        #expect(
+            result.errors
+                == "phototag: \(dump) is a GeoNames dump, not a phototag place table; build one with 'phototag places import'\n"
+        )
+    }
+
+    @Test func versionNamesTheToolTheDataAndTheCredit() {
+        #expect(
+            run("--version").output == """
+                phototag 0.1.0
+                Place data: GeoNames cities500.txt, 234,908 places, as of 2026-07-28
+                Place data © GeoNames (geonames.org), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)
+
+                """)
+    }
+}
