@@ -35,7 +35,12 @@ final class FileSource: ByteSource {
     /// One past the furthest byte any read has asked for: how much of the file was touched.
     private(set) var extent = 0
 
-    init(path: String) throws(PhotoGPSError) {
+    convenience init(path: String) throws(PhotoGPSError) {
+        try self.init(cPath: path)
+    }
+
+    /// Opens a path given as a NUL-terminated C string (file names need not be UTF-8).
+    init(cPath path: UnsafePointer<CChar>) throws(PhotoGPSError) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotOpen(errno: errno) }
         if let kind = Self.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }

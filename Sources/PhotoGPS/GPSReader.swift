@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What reading one photo found: a position, no GPS, an unusable GPS block, or an error.
 public struct GPSReading: Hashable, Sendable {
     /// The four outcomes of reading a photo; the raw values are the `status` field of records.
@@ -33,7 +39,8 @@ public struct GPSReading: Hashable, Sendable {
         self.error = error
     }
 
-    static func failure(_ error: PhotoGPSError, warnings: [GPSWarning] = []) -> GPSReading {
+    /// A reading that is only an error (a file or folder that could not be read at all).
+    public static func failure(_ error: PhotoGPSError, warnings: [GPSWarning] = []) -> GPSReading {
         GPSReading(status: .error, warnings: warnings, error: error)
     }
 }
@@ -56,6 +63,23 @@ public struct GPSReader: Sendable {
             return read(source: try FileSource(path: path))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// Reads the photo at a path given as bytes: file names on Linux need not be valid UTF-8.
+    public func read(fileAtPath path: [UInt8]) -> GPSReading {
+        guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
+        let terminated = path + [0]
+        return terminated.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                let source: FileSource
+                do throws(PhotoGPSError) {
+                    source = try FileSource(cPath: characters.baseAddress!)
+                } catch {
+                    return .failure(error)
+                }
+                return read(source: source)
+            }
         }
     }
 

@@ -36,10 +36,29 @@ struct CommandSpec {
     }
 }
 
+/// One command-line argument: its text for parsing, and its exact bytes, because a file name
+/// on Linux need not be valid UTF-8 and must still be opened as given.
+struct Argument: Equatable, Sendable {
+    var text: String
+    var bytes: [UInt8]
+
+    init(_ text: String) {
+        self.text = text
+        bytes = Array(text.utf8)
+    }
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        text = String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 /// The raw result of parsing: option values by long name, and positional arguments.
 struct ParsedArguments {
     var values: [String: [String]] = [:]
-    var positionals: [String] = []
+    var positionals: [Argument] = []
+    /// Option names in the order they were given (for flags where the last one wins).
+    var order: [String] = []
 
     func has(_ name: String) -> Bool { values[name] != nil }
     /// The last value given for an option (a repeated option overrides).
@@ -59,15 +78,16 @@ extension CommandSpec {
     ///
     /// - Throws: ``UsageError`` for an unknown option (naming the closest valid one), a missing
     ///   value, a value given to a flag, or too few or too many positional arguments.
-    func parse(_ arguments: [String], command: Command) throws(UsageError) -> ParsedArguments {
+    func parse(_ rawArguments: [Argument], command: Command) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
+        let arguments = rawArguments.map(\.text)
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
-                parsed.positionals.append(argument)
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-", !isNegativeNumber(argument) else {
+                parsed.positionals.append(rawArguments[index - 1])
                 continue
             }
             if argument == "--" {
@@ -87,6 +107,7 @@ extension CommandSpec {
                 }
                 throw UsageError(message: message, command: command)
             }
+            parsed.order.append(option.name)
             if option.value == nil {
                 guard inline == nil else {
                     throw UsageError(message: "option '\(option.name)' takes no value", command: command)
@@ -111,7 +132,8 @@ extension CommandSpec {
             throw UsageError(message: missingArgumentsMessage, command: command)
         }
         guard parsed.positionals.count <= maximumArguments else {
-            throw UsageError(message: "unexpected argument '\(parsed.positionals[maximumArguments])'", command: command)
+            throw UsageError(
+                message: "unexpected argument '\(parsed.positionals[maximumArguments].text)'", command: command)
         }
         return parsed
     }
@@ -138,4 +160,10 @@ func editDistance(_ a: String, _ b: String) -> Int {
         swap(&previous, &current)
     }
     return previous[b.count]
+}
+
+/// Whether an argument is a number such as `-33.86,151.2` (a coordinate), not an option.
+func isNegativeNumber(_ argument: String) -> Bool {
+    let bytes = Array(argument.utf8)
+    return bytes.count > 1 && bytes[0] == UInt8(ascii: "-") && (0x30...0x39).contains(bytes[1])
 }

@@ -1,19 +1,86 @@
 import ReverseGeocoding
 
-/// The specifications of every command: parsing and help both come from these.
+/// The specifications of every command: parsing, help, completions and the man page all come
+/// from these, so they cannot drift apart.
 enum Commands {
-    static let format = OptionSpec(name: "--format", value: "<format>", help: "Output format: text (default) or json")
+    static let format = OptionSpec(
+        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson")
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let places = OptionSpec(
         name: "--places", value: "<file>", help: "Use this place table instead of the bundled one")
+    static let nearest = OptionSpec(
+        name: "--nearest", value: "<k>", help: "Also list the k nearest places (nearby)")
+    static let maxDistance = OptionSpec(
+        name: "--max-distance", value: "<km>", help: "Name no place farther away than this")
+    static let minPopulation = OptionSpec(
+        name: "--min-population", value: "<n>", help: "Name only places with at least n people")
+    static let noPlace = OptionSpec(name: "--no-place", help: "Skip the place lookup")
+    static let quiet = OptionSpec(
+        name: "--quiet", short: "-q", help: "No warnings, per-file errors or progress on stderr")
+    static let progress = OptionSpec(
+        name: "--progress", help: "Show a progress bar on stderr (default: when it is a terminal)")
+    static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
+    static let summary = OptionSpec(
+        name: "--summary", help: "Count files per status, country and place (text: the whole output)")
+
+    static let outputOptions = [format, json, quiet]
+    static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
+
+    static let exitStatus = """
+        Exit status: 0 every file located, 1 some file has no usable position,
+        2 some input could not be read (the others are still reported), 64 usage error.
+        """
 
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         minimumArguments: 1, missingArgumentsMessage: "no files given",
-        options: [format, json, places, CommandSpec.help],
+        options: outputOptions + placeOptions + [summary, progress, noProgress, CommandSpec.help],
         epilogue: """
-            Exit status: 0 every file located, 1 some file has no usable position,
-            2 some file could not be read, 64 usage error.
+            One record per file, in argument order.
+
+            \(exitStatus)
+
+            Example: phototag locate --json IMG_0042.jpg | jq '.[0].place.name'
+            """)
+
+    static let scan = CommandSpec(
+        name: "scan", summary: "Find the photos under folders and print where each was taken",
+        arguments: "<path>...", minimumArguments: 1, missingArgumentsMessage: "no paths given",
+        options: outputOptions + placeOptions + [
+            OptionSpec(name: "--all-files", help: "Read every file's first bytes, not only photo extensions"),
+            OptionSpec(name: "--hidden", help: "Include hidden files and folders"),
+            OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too"),
+            OptionSpec(name: "--with-gps", help: "Print only photos that are located"),
+            OptionSpec(name: "--without-gps", help: "Print only photos without a usable position"),
+            OptionSpec(name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here"),
+            OptionSpec(name: "--within", value: "<km>", help: "The radius for --near"),
+            summary, progress, noProgress, CommandSpec.help,
+        ],
+        epilogue: """
+            Folders are walked recursively, in path order, on every core; records stream out as
+            files finish, in path order. Photos are chosen by extension (case-insensitive:
+            \(photoExtensionList)) unless --all-files is given. Symbolic links are followed, but
+            no folder is entered twice, so links cannot loop. Files that cannot be read are
+            reported as error records (and on stderr) and the scan goes on.
+
+            Exit status: 0 done, 2 some file or folder could not be read, 64 usage error.
+
+            Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
+            """)
+
+    static let geocode = CommandSpec(
+        name: "geocode", summary: "Name the places nearest to coordinates", arguments: "[<lat,lon>...]",
+        options: outputOptions + placeOptions + [CommandSpec.help],
+        epilogue: """
+            Coordinates come from the arguments or, without any, from standard input: one per
+            line as lat,lon or lat<TAB>lon or lat lon (decimal degrees). A header line and blank
+            lines are skipped; a line that is not a coordinate is reported with its number and
+            gives an error record. One record per coordinate, in input order.
+
+            Exit status: 0 every coordinate has a place, 1 some has none within the filters,
+            2 some line was not a coordinate, 64 usage error.
+
+            Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)
 
     static let placesImport = CommandSpec(
@@ -38,6 +105,23 @@ enum Commands {
     static let placesInfo = CommandSpec(
         name: "places info", summary: "Describe the place table in use", arguments: "", maximumArguments: 0,
         options: [places, CommandSpec.help])
+
+    static let completions = CommandSpec(
+        name: "completions", summary: "Print a shell completion script", arguments: "<bash|zsh|fish>",
+        minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,
+        options: [CommandSpec.help],
+        epilogue: """
+            bash:  phototag completions bash > /etc/bash_completion.d/phototag
+            zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
+            fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
+            """)
+
+    static let manpage = CommandSpec(
+        name: "manpage", summary: "Print the manual page (roff), as installed by make install",
+        arguments: "", maximumArguments: 0, options: [CommandSpec.help])
+
+    /// The extensions `scan` picks by default, as shown in help.
+    static var photoExtensionList: String { PhotoFiles.extensions.sorted().joined(separator: ", ") }
 }
 
 /// Every help text phototag prints, in one place.

@@ -1,39 +1,103 @@
+import ReverseGeocoding
+
 /// The commands phototag has.
 enum Command: String, CaseIterable {
     case locate
+    case scan
+    case geocode
     case placesImport = "places import"
     case placesInfo = "places info"
+    case completions
+    case manpage
 
     var spec: CommandSpec {
         switch self {
         case .locate: Commands.locate
+        case .scan: Commands.scan
+        case .geocode: Commands.geocode
         case .placesImport: Commands.placesImport
         case .placesInfo: Commands.placesInfo
+        case .completions: Commands.completions
+        case .manpage: Commands.manpage
         }
     }
 }
 
 /// How records are printed.
-enum OutputFormat: String, CaseIterable {
-    case text, json
+enum OutputFormat: String, CaseIterable, Sendable {
+    case text, json, ndjson, csv, geojson
+}
+
+/// How the nearest place is looked up (shared by locate, scan and geocode).
+struct PlaceOptions: Equatable, Sendable {
+    /// A place table file instead of the bundled one.
+    var places: String? = nil
+    /// Also list this many nearest places (`nearby`).
+    var nearest: Int? = nil
+    var filter = PlaceFilter.none
+    /// Skip the lookup altogether.
+    var skip = false
+}
+
+/// How records are written (shared by locate, scan and geocode).
+struct OutputOptions: Equatable, Sendable {
+    var format = OutputFormat.text
+    /// No warnings, per-file errors or progress on standard error.
+    var quiet = false
+    /// A progress bar on standard error: `nil` means only when it is a terminal.
+    var progress: Bool? = nil
+    /// Counts per status, country and place at the end.
+    var summary = false
 }
 
 /// `phototag locate`'s settings.
-struct LocateOptions: Equatable {
-    var files: [String]
-    var format = OutputFormat.text
-    /// A place table file instead of the bundled one.
-    var places: String? = nil
+struct LocateOptions: Equatable, Sendable {
+    var files: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+}
+
+/// `phototag scan`'s settings.
+struct ScanOptions: Equatable, Sendable {
+    var paths: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+    /// Sniff every file's first bytes instead of going by extension.
+    var allFiles = false
+    /// Enter hidden folders and read hidden files.
+    var hidden = false
+    /// Order the whole output by path, across the paths given too.
+    var sort = false
+    /// Which records to print, by whether they are located.
+    var gpsFilter = GPSFilter.all
+    /// Only located photos within `within` km of `near`.
+    var near: Coordinate? = nil
+    var within: Double? = nil
+
+    enum GPSFilter: Equatable, Sendable { case all, withGPS, withoutGPS }
+}
+
+/// `phototag geocode`'s settings.
+struct GeocodeOptions: Equatable, Sendable {
+    /// `LAT,LON` arguments; empty means standard input.
+    var coordinates: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
 }
 
 /// `phototag places import`'s settings.
-struct ImportOptions: Equatable {
+struct ImportOptions: Equatable, Sendable {
     var directory: String
     var output: String
     var citiesFile: String? = nil
     var minimumPopulation = 0
     var date: String? = nil
     var allFeatures = false
+}
+
+/// The shells `phototag completions` writes scripts for.
+enum Shell: String, CaseIterable, Sendable {
+    case bash, zsh, fish
 }
 
 /// A command line, parsed and validated before any work is done.
@@ -43,20 +107,29 @@ enum Invocation: Equatable {
     /// `phototag --version`.
     case version
     case locate(LocateOptions)
+    case scan(ScanOptions)
+    case geocode(GeocodeOptions)
     case placesImport(ImportOptions)
     /// `phototag places info [--places FILE]`.
     case placesInfo(places: String?)
+    case completions(Shell)
+    case manpage
 }
 
 extension Invocation {
     /// Parses `arguments` (without the program name).
     static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-        guard let first = arguments.first else { return .help(nil) }
+        try parse(arguments.map(Argument.init))
+    }
+
+    /// Parses arguments given with their exact bytes.
+    static func parse(_ arguments: [Argument]) throws(UsageError) -> Invocation {
+        guard let first = arguments.first?.text else { return .help(nil) }
         switch first {
         case "--help", "-h": return .help(nil)
         case "--version": return .version
         case "help":
-            let topic = arguments.dropFirst().joined(separator: " ")
+            let topic = arguments.dropFirst().map(\.text).joined(separator: " ")
             guard !topic.isEmpty else { return .help(nil) }
             guard let command = Command(rawValue: topic) else {
                 if topic == "places" { return .help(.placesImport) }
@@ -69,10 +142,10 @@ extension Invocation {
         var words = 1
         var name = first
         if first == "places" {
-            guard arguments.count > 1, !arguments[1].hasPrefix("-") else {
+            guard arguments.count > 1, !arguments[1].text.hasPrefix("-") else {
                 throw UsageError(message: "'places' needs a subcommand: import or info")
             }
-            name = "places \(arguments[1])"
+            name = "places \(arguments[1].text)"
             words = 2
         }
         guard let command = Command(rawValue: name) else {
@@ -87,26 +160,43 @@ extension Invocation {
         }
         let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
         if parsed.has("--help") { return .help(command) }
+        var reader = OptionReader(parsed: parsed, command: command)
         switch command {
         case .locate:
-            var options = LocateOptions(files: parsed.positionals)
-            options.format = try format(parsed, command: command)
-            options.places = parsed.last("--places")
-            return .locate(options)
+            return .locate(
+                LocateOptions(files: parsed.positionals, output: try reader.output(), place: try reader.place()))
+        case .scan:
+            var options = ScanOptions(paths: parsed.positionals, output: try reader.output(), place: try reader.place())
+            options.allFiles = parsed.has("--all-files")
+            options.hidden = parsed.has("--hidden")
+            options.sort = parsed.has("--sort")
+            switch (parsed.has("--with-gps"), parsed.has("--without-gps")) {
+            case (true, true): throw reader.error("'--with-gps' and '--without-gps' exclude each other")
+            case (true, false): options.gpsFilter = .withGPS
+            case (false, true): options.gpsFilter = .withoutGPS
+            case (false, false): break
+            }
+            switch (parsed.last("--near"), parsed.last("--within")) {
+            case (let point?, let radius?):
+                options.near = try reader.coordinate(point, option: "--near")
+                options.within = try reader.distance(radius, option: "--within")
+            case (_?, nil): throw reader.error("'--near' needs '--within KM'")
+            case (nil, _?): throw reader.error("'--within' needs '--near LAT,LON'")
+            case (nil, nil): break
+            }
+            return .scan(options)
+        case .geocode:
+            return .geocode(
+                GeocodeOptions(coordinates: parsed.positionals, output: try reader.output(), place: try reader.place()))
         case .placesImport:
-            guard let directory = parsed.last("--from") else {
-                throw UsageError(message: "option '--from' is required", command: command)
-            }
-            guard let output = parsed.last("--output") else {
-                throw UsageError(message: "option '--output' is required", command: command)
-            }
+            guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
+            guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
             var options = ImportOptions(directory: directory, output: output)
             options.citiesFile = parsed.last("--cities")
-            options.minimumPopulation = try integer(parsed, "--min-population", command: command) ?? 0
+            options.minimumPopulation = try reader.count("--min-population", minimum: 0) ?? 0
             if let date = parsed.last("--date") {
                 guard isISODate(date) else {
-                    throw UsageError(
-                        message: "option '--date' needs a date like 2026-07-28, not '\(date)'", command: command)
+                    throw reader.error("option '--date' needs a date like 2026-07-28, not '\(date)'")
                 }
                 options.date = date
             }
@@ -114,6 +204,14 @@ extension Invocation {
             return .placesImport(options)
         case .placesInfo:
             return .placesInfo(places: parsed.last("--places"))
+        case .completions:
+            let name = parsed.positionals[0].text
+            guard let shell = Shell(rawValue: name) else {
+                throw reader.error("unknown shell '\(name)' (choose from bash, zsh, fish)")
+            }
+            return .completions(shell)
+        case .manpage:
+            return .manpage
         }
     }
 
@@ -125,29 +223,78 @@ extension Invocation {
         return UsageError(message: message)
     }
 
-    private static func format(_ parsed: ParsedArguments, command: Command) throws(UsageError) -> OutputFormat {
-        if parsed.has("--json") { return .json }
-        guard let value = parsed.last("--format") else { return .text }
-        guard let format = OutputFormat(rawValue: value) else {
-            let choices = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(message: "unknown format '\(value)' (choose from \(choices))", command: command)
-        }
-        return format
-    }
-
-    private static func integer(_ parsed: ParsedArguments, _ name: String, command: Command) throws(UsageError) -> Int?
-    {
-        guard let value = parsed.last(name) else { return nil }
-        guard let number = Int(value), number >= 0 else {
-            throw UsageError(
-                message: "option '\(name)' needs a whole number of 0 or more, not '\(value)'", command: command)
-        }
-        return number
-    }
-
     private static func isISODate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
             && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
+    }
+}
+
+/// Turns option values into validated settings, with one message style for every bad value.
+struct OptionReader {
+    let parsed: ParsedArguments
+    let command: Command
+
+    func error(_ message: String) -> UsageError { UsageError(message: message, command: command) }
+
+    func output() throws(UsageError) -> OutputOptions {
+        var options = OutputOptions()
+        if parsed.has("--json") { options.format = .json }
+        if let value = parsed.last("--format") {
+            guard let format = OutputFormat(rawValue: value) else {
+                let choices = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("unknown format '\(value)' (choose from \(choices))")
+            }
+            if parsed.has("--json"), format != .json { throw error("'--json' and '--format \(value)' disagree") }
+            options.format = format
+        }
+        options.quiet = parsed.has("--quiet")
+        options.summary = parsed.has("--summary")
+        // The later of --progress and --no-progress wins; the parser keeps them apart, so
+        // look at the order they were given in.
+        if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {
+            options.progress = order == "--progress"
+        }
+        return options
+    }
+
+    func place() throws(UsageError) -> PlaceOptions {
+        var options = PlaceOptions()
+        options.places = parsed.last("--places")
+        options.nearest = try count("--nearest", minimum: 1, maximum: 1000)
+        if let value = parsed.last("--max-distance") {
+            options.filter.maximumDistanceKm = try distance(value, option: "--max-distance")
+        }
+        options.filter.minimumPopulation = try count("--min-population", minimum: 0) ?? 0
+        options.skip = parsed.has("--no-place")
+        if options.skip {
+            for option in ["--places", "--nearest", "--max-distance", "--min-population"] where parsed.has(option) {
+                throw error("'--no-place' and '\(option)' exclude each other")
+            }
+        }
+        return options
+    }
+
+    func count(_ option: String, minimum: Int, maximum: Int = Int.max) throws(UsageError) -> Int? {
+        guard let value = parsed.last(option) else { return nil }
+        guard let number = Int(value), number >= minimum, number <= maximum else {
+            let range = maximum == Int.max ? "\(minimum) or more" : "from \(minimum) to \(maximum)"
+            throw error("option '\(option)' needs a whole number \(range), not '\(value)'")
+        }
+        return number
+    }
+
+    func distance(_ value: String, option: String) throws(UsageError) -> Double {
+        guard let number = parseDecimal(value), number >= 0, number.isFinite else {
+            throw error("option '\(option)' needs a distance in km (0 or more), not '\(value)'")
+        }
+        return number
+    }
+
+    func coordinate(_ value: String, option: String) throws(UsageError) -> Coordinate {
+        switch parseCoordinate(Array(value.utf8)) {
+        case .success(let coordinate): return coordinate
+        case .failure(let reason): throw error("option '\(option)' needs LAT,LON: \(reason)")
+        }
     }
 }

@@ -9,13 +9,18 @@ struct JSONWriter {
     let pretty: Bool
     /// The indentation level of the current container.
     private var depth = 0
+    /// How many containers are open.
+    private var containers = 0
     /// Whether the current container has no member yet.
     private var empty = true
     /// Whether the next value follows a key on the same line.
     private var afterKey = false
 
-    init(pretty: Bool) {
+    /// - Parameter depth: the indentation level the value starts at (an element of an array
+    ///   that is written separately starts at 1).
+    init(pretty: Bool, depth: Int = 0) {
         self.pretty = pretty
+        self.depth = depth
         bytes.reserveCapacity(1024)
     }
 
@@ -25,7 +30,7 @@ struct JSONWriter {
             afterKey = false
             return
         }
-        if depth > 0 {
+        if containers > 0 {
             if !empty { bytes.append(UInt8(ascii: ",")) }
             if pretty { newline() }
         }
@@ -46,11 +51,13 @@ struct JSONWriter {
         prepareValue()
         bytes.append(bracket)
         depth += 1
+        containers += 1
         empty = true
     }
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
+        containers -= 1
         if !empty, pretty { newline() }
         bytes.append(bracket)
         empty = false

@@ -27,10 +27,31 @@ public enum PhotoTag {
     ///
     /// - Parameters:
     ///   - arguments: the arguments after the program name.
+    ///   - input: where `geocode` reads coordinates without arguments (standard input).
     ///   - output: where data goes (standard output).
     ///   - errors: where diagnostics go (standard error).
+    ///   - environment: the variables that matter (`NO_COLOR`, `TERM`).
     /// - Returns: the exit status.
-    public static func run(_ arguments: [String], output: OutputSink, errors: OutputSink) -> Int32 {
+    public static func run(
+        _ arguments: [String], input: InputSource = MemoryInput(""), output: OutputSink, errors: OutputSink,
+        environment: Environment = Environment()
+    ) -> Int32 {
+        run(arguments.map(Argument.init), input: input, output: output, errors: errors, environment: environment)
+    }
+
+    /// Runs a command line given as the exact bytes of each argument (what `main` has).
+    public static func run(
+        rawArguments: [[UInt8]], input: InputSource, output: OutputSink, errors: OutputSink,
+        environment: Environment
+    ) -> Int32 {
+        run(
+            rawArguments.map(Argument.init(bytes:)), input: input, output: output, errors: errors,
+            environment: environment)
+    }
+
+    static func run(
+        _ arguments: [Argument], input: InputSource, output: OutputSink, errors: OutputSink, environment: Environment
+    ) -> Int32 {
         defer {
             output.flush()
             errors.flush()
@@ -45,6 +66,7 @@ public enum PhotoTag {
             errors.write("See 'phototag help\(topic)'.\n")
             return ExitStatus.usage
         }
+        let context = Context(output: output, errors: errors, environment: environment)
         switch invocation {
         case .help(let command):
             output.write(Help.text(command))
@@ -53,11 +75,15 @@ public enum PhotoTag {
             output.write(Help.version)
             return ExitStatus.success
         case .locate(let options):
-            return locate(options, output: output, errors: errors)
+            return context.locate(options)
+        case .scan(let options):
+            return context.scan(options)
+        case .geocode(let options):
+            return context.geocode(options, input: input)
         case .placesImport(let options):
-            return importPlaces(options, output: output, errors: errors)
+            return context.importPlaces(options)
         case .placesInfo(let path):
-            guard let geocoder = openPlaces(path, errors: errors) else { return ExitStatus.unreadable }
+            guard let geocoder = context.openPlaces(path) else { return ExitStatus.unreadable }
             output.write(
                 """
                 source: \(geocoder.source)
@@ -67,11 +93,24 @@ public enum PhotoTag {
 
                 """)
             return ExitStatus.success
+        case .completions(let shell):
+            output.write(Manual.completions(for: shell))
+            return ExitStatus.success
+        case .manpage:
+            output.write(Manual.page())
+            return ExitStatus.success
         }
     }
+}
+
+/// What every command works with: the sinks and the environment.
+struct Context {
+    let output: OutputSink
+    let errors: OutputSink
+    let environment: Environment
 
     /// The bundled place table, or the one at `path`; `nil` after reporting why it cannot be used.
-    static func openPlaces(_ path: String?, errors: OutputSink) -> ReverseGeocoder? {
+    func openPlaces(_ path: String?) -> ReverseGeocoder? {
         guard let path else { return ReverseGeocoder.bundled }
         do {
             return try ReverseGeocoder(contentsOf: path)
@@ -81,39 +120,210 @@ public enum PhotoTag {
         }
     }
 
-    static func locate(_ options: LocateOptions, output: OutputSink, errors: OutputSink) -> Int32 {
-        guard let geocoder = openPlaces(options.places, errors: errors) else { return ExitStatus.unreadable }
-        let reader = GPSReader()
-        var status = ExitStatus.success
-        var json = JSONWriter(pretty: true)
-        if options.format == .json { json.beginArray() }
-        for file in options.files {
-            let reading = reader.read(file: file)
-            var record = PhotoRecord(file: file, reading: reading)
-            if let fix = reading.fix, let coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude) {
-                record.place = geocoder.nearestPlace(to: coordinate)
-            }
-            switch reading.status {
-            case .located: break
-            case .noGPS, .invalidGPS: status = max(status, ExitStatus.notLocated)
-            case .error:
-                status = ExitStatus.unreadable
-                errors.write("phototag: \(file): \(reading.error?.description ?? "unknown error")\n")
-            }
-            switch options.format {
-            case .text: output.write(record.textLine + "\n")
-            case .json: record.write(to: &json)
-            }
-        }
-        if options.format == .json {
-            json.endArray()
-            json.bytes.append(UInt8(ascii: "\n"))
-            output.write(json.bytes)
-        }
-        return status
+    /// The geocoder the place options ask for: `.some(nil)` with `--no-place`, `nil` when the
+    /// table cannot be opened (already reported).
+    func openGeocoder(_ options: PlaceOptions) -> ReverseGeocoder?? {
+        guard !options.skip else { return .some(nil) }
+        guard let geocoder = openPlaces(options.places) else { return nil }
+        return geocoder
     }
 
-    static func importPlaces(_ options: ImportOptions, output: OutputSink, errors: OutputSink) -> Int32 {
+    func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {
+        let colour = options.format == .text && output.isTerminal && environment.allowsColor
+        return RecordFormatter(
+            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos)
+    }
+
+    // MARK: locate and scan
+
+    /// What a worker hands back for one file: the record, and its rendering unless filtered out.
+    struct Processed: Sendable {
+        var record: PhotoRecord
+        var rendered: RecordFormatter.Rendered?
+    }
+
+    /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
+    /// `locate` and `scan`.
+    final class PhotoRun: @unchecked Sendable {  // every method takes `lock`
+        /// Serialises the workers' deliveries with the walker's notes and progress totals.
+        private let lock = Lock()
+        let context: Context
+        let output: OutputOptions
+        var emitter: RecordEmitter
+        var summary = Summary()
+        var progress: ProgressBar
+        var sawError = false
+        var sawUnlocated = false
+
+        init(context: Context, output: OutputOptions, formatter: RecordFormatter, columnWidth: Int) {
+            self.context = context
+            self.output = output
+            emitter = RecordEmitter(formatter: formatter, columnWidth: columnWidth)
+            let showProgress = output.progress ?? (context.errors.isTerminal && !output.quiet)
+            progress = ProgressBar(sink: context.errors, enabled: showProgress)
+        }
+
+        /// The part of the summary-only text mode: records are counted, not printed.
+        var summaryOnly: Bool { output.summary && output.format == .text }
+
+        func start() {
+            lock.withLock {
+                if !summaryOnly { context.output.write(emitter.formatter.header()) }
+            }
+        }
+
+        func deliver(_ processed: Processed) {
+            lock.withLock { deliverLocked(processed) }
+        }
+
+        private func deliverLocked(_ processed: Processed) {
+            progress.advance()
+            let record = processed.record
+            switch record.reading.status {
+            case .located: break
+            case .noGPS, .invalidGPS: sawUnlocated = true
+            case .error: sawError = true
+            }
+            if !output.quiet {
+                if let error = record.reading.error {
+                    context.errors.write("phototag: \(record.file): \(error)\n")
+                } else if output.format == .text, record.reading.status == .located {
+                    for warning in record.reading.warnings {
+                        context.errors.write("phototag: \(record.file): warning: \(warning)\n")
+                    }
+                }
+            }
+            guard let rendered = processed.rendered else { return }
+            summary.add(record)
+            guard !summaryOnly else { return }
+            context.output.write(emitter.emit(rendered))
+            if output.format == .ndjson { context.output.flush() }
+        }
+
+        func note(_ text: String) {
+            lock.withLock {
+                if !output.quiet { context.errors.write("phototag: \(text)\n") }
+            }
+        }
+
+        /// Tells the progress bar how many files the walk has found so far.
+        func found(_ count: Int, final: Bool) {
+            lock.withLock {
+                progress.total = count
+                progress.totalIsFinal = final
+            }
+        }
+
+        func end() {
+            lock.withLock { endLocked() }
+        }
+
+        private func endLocked() {
+            progress.finish()
+            if summaryOnly {
+                context.output.write(summary.text())
+            } else {
+                context.output.write(emitter.formatter.footer(count: emitter.count))
+                if output.summary { context.errors.write(summary.text()) }
+            }
+        }
+    }
+
+    func locate(_ options: LocateOptions) -> Int32 {
+        guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        let formatter = formatter(options.output, options.place, photos: true)
+        let width = options.output.format == .text ? options.files.map { displayWidth($0.text) }.max() ?? 0 : 0
+        let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: width)
+        run.found(options.files.count, final: true)
+        run.start()
+        let place = options.place
+        let pipeline = OrderedPipeline<[UInt8], Processed>(
+            workers: options.files.count >= 4 ? processorCount() : 1,
+            work: { path in
+                var record = PhotoRecord(
+                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+                if let fix = record.reading.fix {
+                    record.place = place.lookUp(
+                        Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
+                }
+                return Processed(record: record, rendered: formatter.render(.photo(record)))
+            },
+            deliver: run.deliver)
+        for file in options.files where !output.isClosed { pipeline.submit(file.bytes) }
+        pipeline.finish()
+        run.end()
+        if run.sawError { return PhotoTag.ExitStatus.unreadable }
+        return run.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
+    }
+
+    /// One thing the walk hands to the workers.
+    enum ScanItem: Sendable {
+        case file([UInt8])
+        case unreadable([UInt8], errno: Int32)
+    }
+
+    func scan(_ options: ScanOptions) -> Int32 {
+        guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        let formatter = formatter(options.output, options.place, photos: true)
+        let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: 0)
+        run.start()
+        let place = options.place
+        let pipeline = OrderedPipeline<ScanItem, Processed>(
+            workers: processorCount(),
+            work: { item in
+                var record: PhotoRecord
+                switch item {
+                case .file(let path):
+                    record = PhotoRecord(
+                        file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+                    if options.allFiles, let error = record.reading.error,
+                        error == .unsupportedFormat || error == .emptyFile
+                    {
+                        return Processed(record: record, rendered: nil)  // not a photo: not a record
+                    }
+                case .unreadable(let path, let code):
+                    record = PhotoRecord(
+                        file: String(decoding: path, as: UTF8.self), reading: .failure(.cannotOpen(errno: code)))
+                }
+                var coordinate: Coordinate? = nil
+                if let fix = record.reading.fix {
+                    coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
+                    record.place = place.lookUp(coordinate!, in: geocoder)
+                }
+                guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
+                return Processed(record: record, rendered: formatter.render(.photo(record)))
+            },
+            deliver: run.deliver)
+        var walker = FileWalker(hidden: options.hidden, allFiles: options.allFiles)
+        let roots = options.sort ? options.paths.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) } : options.paths
+        var found = 0
+        for root in roots where !output.isClosed {
+            walker.walk(root.bytes) { item in
+                // The reader has gone (phototag scan … | head): stop walking, end quietly.
+                guard !output.isClosed else { return false }
+                switch item {
+                case .file(let path):
+                    found += 1
+                    pipeline.submit(.file(path))
+                case .unreadable(let path, let code):
+                    found += 1
+                    pipeline.submit(.unreadable(path, errno: code))
+                case .skipped(let path, let reason):
+                    run.note("\(String(decoding: path, as: UTF8.self)): \(reason)")
+                }
+                run.found(found, final: false)
+                return true
+            }
+        }
+        run.found(found, final: true)
+        pipeline.finish()
+        run.end()
+        return run.sawError ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
+    }
+
+    // MARK: places
+
+    func importPlaces(_ options: ImportOptions) -> Int32 {
         do {
             let dump = try GeoNamesImport(
                 directory: options.directory, citiesFile: options.citiesFile,
@@ -128,28 +338,48 @@ public enum PhotoTag {
             if dump.filteredOut > 0 { report += " (\(grouped(dump.filteredOut)) left out by the filters)" }
             report += "\nskipped \(grouped(dump.skippedCount)) bad rows"
             if dump.skippedCount > 0 {
-                report +=
-                    ": "
-                    + dump.skipped.sorted { $0.key < $1.key }.map { "\(grouped($0.value)) \($0.key.rawValue)" }.joined(
-                        separator: ", ")
+                let reasons = dump.skipped.sorted { $0.key < $1.key }.map { "\(grouped($0.value)) \($0.key.rawValue)" }
+                report += ": " + reasons.joined(separator: ", ")
             }
             report += "\nwrote \(options.output) (\(grouped(table.count)) bytes, data of \(date))\n"
             output.write(report)
-            return ExitStatus.success
+            return PhotoTag.ExitStatus.success
         } catch {
             errors.write("phototag: \(error)\n")
-            return ExitStatus.unreadable
+            return PhotoTag.ExitStatus.unreadable
         }
     }
 
     /// A file's modification date in UTC, `YYYY-MM-DD`.
-    static func modificationDate(_ path: String) -> String? {
+    func modificationDate(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        var seconds = info.st_mtim.tv_sec
+        #if canImport(Glibc)
+            var seconds = info.st_mtim.tv_sec
+        #else
+            var seconds = info.st_mtimespec.tv_sec
+        #endif
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return nil }
         return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
+    }
+}
+
+extension ScanOptions {
+    /// Whether the filters let a record through: `--with-gps`/`--without-gps` by status (errors
+    /// always pass, so nothing that went wrong is hidden), `--near`/`--within` by distance.
+    func keeps(_ record: PhotoRecord, at coordinate: Coordinate?) -> Bool {
+        let status = record.reading.status
+        switch gpsFilter {
+        case .all: break
+        case .withGPS: if status != .located && status != .error { return false }
+        case .withoutGPS: if status == .located { return false }
+        }
+        if let near, let within {
+            guard status == .located, let coordinate else { return status == .error }
+            return near.distanceKm(to: coordinate) <= within
+        }
+        return true
     }
 }
 

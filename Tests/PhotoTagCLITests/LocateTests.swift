@@ -30,8 +30,8 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         #expect(result.status == 1)
         #expect(
             result.output == """
-                \(located)  48.858222, 2.294500  35.5 m  2019-07-01T12:34:56.24Z  Paris, Île-de-France, FR — 4.0 km W
-                \(bare)  no GPS
+                \(located)  48.858222, 2.294500      Paris, Île-de-France, FR — 4.0 km W
+                \(bare)\(String(repeating: " ", count: located.count - bare.count + 2))no GPS
 
                 """)
         #expect(result.errors == "")
@@ -117,7 +117,8 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         let result = run("locate", "--places", Fixtures.places, empty, good)
         #expect(result.status == 2)
         #expect(
-            result.output == "\(empty)  error: file is empty\n\(good)  0.000000, 36.816667  Tiny, FR — 2145.6 km SE\n")
+            result.output
+                == "\(empty)    error: file is empty\n\(good)  0.000000, 36.816667      Tiny, FR — 2145.6 km SE\n")
         #expect(result.errors == "phototag: \(empty): file is empty\n")
     }
 
@@ -133,7 +134,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
             ),
             (
                 ["locate", "--format=xml", "a.jpg"],
-                "Error: unknown format 'xml' (choose from text, json)\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
+                "Error: unknown format 'xml' (choose from text, json, ndjson, csv, geojson)\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["locate", "--bogus", "a.jpg"],
@@ -155,6 +156,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         let result = run("locate", "--", "--format")
         #expect(result.status == 2)
         #expect(result.output == "--format  error: cannot open: no such file or directory\n")
+        #expect(result.errors == "phototag: --format: cannot open: no such file or directory\n")
     }
 
     @Test func helpIsPrintedForTheToolAndForLocate() {

@@ -48,7 +48,7 @@ import Testing
             ),
             (
                 ["places", "import", "--from", "d", "--output", "x", "--min-population", "-3"],
-                "Error: option '--min-population' needs a whole number of 0 or more, not '-3'\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
+                "Error: option '--min-population' needs a whole number 0 or more, not '-3'\nUsage: phototag places import [options]\nSee 'phototag help places import'.\n"
             ),
             (
                 ["places", "import", "--from", "d", "--output", "x", "--date", "July"],

@@ -1,0 +1,296 @@
+import PhotoGPS
+import ReverseGeocoding
+
+/// What the place lookup found for one point.
+struct PlaceResult: Sendable {
+    /// The nearest place that passes the filters.
+    var nearest: PlaceMatch?
+    /// The k nearest (with `--nearest k`), nearest first; `nil` when not asked for.
+    var nearby: [PlaceMatch]?
+
+    static let none = PlaceResult()
+}
+
+/// One photo's record.
+struct PhotoRecord: Sendable {
+    /// The path as given or found, shown with U+FFFD where it is not valid UTF-8.
+    var file: String
+    var reading: GPSReading
+    var place = PlaceResult.none
+}
+
+/// One coordinate's record (`phototag geocode`).
+struct CoordinateRecord: Sendable {
+    var coordinate: Coordinate?
+    var place = PlaceResult.none
+    /// Why the input was rejected.
+    var error: String? = nil
+    /// The input line (standard input only).
+    var line: Int? = nil
+}
+
+/// A record of either kind.
+enum Record: Sendable {
+    case photo(PhotoRecord)
+    case coordinate(CoordinateRecord)
+}
+
+extension PlaceOptions {
+    /// Looks up the places for a coordinate under these options.
+    func lookUp(_ coordinate: Coordinate, in geocoder: ReverseGeocoder?) -> PlaceResult {
+        guard !skip, let geocoder else { return .none }
+        if let nearest {
+            let nearby = geocoder.nearestPlaces(to: coordinate, count: nearest, filter: filter)
+            return PlaceResult(nearest: nearby.first, nearby: nearby)
+        }
+        return PlaceResult(nearest: geocoder.nearestPlace(to: coordinate, filter: filter))
+    }
+}
+
+// MARK: - JSON
+
+extension PhotoRecord {
+    /// Writes the record as one JSON object with the fixed keys of DESIGN.md §5 (plus `camera`,
+    /// and `nearby` with `--nearest`).
+    func write(to json: inout JSONWriter, nearby: Bool) {
+        json.beginObject()
+        json.key("file")
+        json.string(file)
+        json.key("status")
+        json.string(reading.status.rawValue)
+        json.key("gps")
+        if let fix = reading.fix {
+            json.beginObject()
+            json.key("latitude")
+            json.number(fix.latitude)
+            json.key("longitude")
+            json.number(fix.longitude)
+            json.key("altitude")
+            json.number(fix.altitude)
+            json.key("timestamp")
+            json.string(fix.timestamp?.description)
+            json.key("direction")
+            json.number(fix.direction)
+            json.key("directionRef")
+            json.string(fix.directionReference?.rawValue)
+            json.key("speed")
+            json.number(fix.speed)
+            json.key("horizontalError")
+            json.number(fix.horizontalError)
+            json.key("datum")
+            json.string(fix.mapDatum)
+            json.key("source")
+            json.string(fix.source.rawValue)
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("place")
+        writePlace(place.nearest, to: &json)
+        if nearby {
+            json.key("nearby")
+            writeNearby(place.nearby, to: &json)
+        }
+        json.key("camera")
+        if let camera = reading.camera {
+            json.beginObject()
+            json.key("make")
+            json.string(camera.make)
+            json.key("model")
+            json.string(camera.model)
+            json.key("dateTimeOriginal")
+            json.string(camera.dateTimeOriginal)
+            json.key("offsetTimeOriginal")
+            json.string(camera.offsetTimeOriginal)
+            json.endObject()
+        } else {
+            json.null()
+        }
+        json.key("warnings")
+        json.beginArray()
+        for warning in reading.warnings { json.string(warning.description) }
+        json.endArray()
+        json.key("error")
+        json.string(reading.error?.description)
+        json.endObject()
+    }
+}
+
+extension CoordinateRecord {
+    /// Writes the record as `{latitude, longitude, place, [nearby], error, line}`.
+    func write(to json: inout JSONWriter, nearby: Bool) {
+        json.beginObject()
+        json.key("latitude")
+        json.number(coordinate?.latitude)
+        json.key("longitude")
+        json.number(coordinate?.longitude)
+        json.key("place")
+        writePlace(place.nearest, to: &json)
+        if nearby {
+            json.key("nearby")
+            writeNearby(place.nearby, to: &json)
+        }
+        json.key("error")
+        json.string(error)
+        json.key("line")
+        json.integer(line)
+        json.endObject()
+    }
+}
+
+/// Writes a place match as the `place` object of DESIGN.md §5, or `null`.
+func writePlace(_ match: PlaceMatch?, to json: inout JSONWriter) {
+    guard let match else { return json.null() }
+    let place = match.place
+    json.beginObject()
+    json.key("geonameId")
+    json.integer(place.geonameId)
+    json.key("name")
+    json.string(place.name)
+    json.key("asciiName")
+    json.string(place.asciiName)
+    json.key("admin1")
+    json.string(place.admin1)
+    json.key("admin2")
+    json.string(place.admin2)
+    json.key("countryCode")
+    json.string(place.countryCode)
+    json.key("country")
+    json.string(place.country)
+    json.key("timezone")
+    json.string(place.timezone)
+    json.key("population")
+    json.integer(place.population)
+    json.key("featureCode")
+    json.string(place.featureCode)
+    json.key("latitude")
+    json.number(place.latitude)
+    json.key("longitude")
+    json.number(place.longitude)
+    json.key("distanceKm")
+    json.number(roundedDistance(match.distanceKm))
+    json.key("bearing")
+    json.integer(roundedBearing(match.bearing))
+    json.endObject()
+}
+
+private func writeNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter) {
+    guard let matches else { return json.null() }
+    json.beginArray()
+    for match in matches { writePlace(match, to: &json) }
+    json.endArray()
+}
+
+// MARK: - CSV
+
+enum CSVColumns {
+    static let place = [
+        "place_geoname_id", "place_name", "place_ascii_name", "place_admin1", "place_admin2", "place_country_code",
+        "place_country", "place_timezone", "place_population", "place_feature_code", "place_latitude",
+        "place_longitude", "place_distance_km", "place_bearing",
+    ]
+    static let photo =
+        [
+            "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
+            "horizontal_error", "datum", "source",
+        ] + place + ["make", "model", "date_time_original", "offset_time_original", "warnings", "error"]
+    static let coordinate = ["latitude", "longitude"] + place + ["error", "line"]
+}
+
+extension PhotoRecord {
+    var csvFields: [String?] {
+        let fix = reading.fix
+        let camera = reading.camera
+        return [
+            file, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude), number(fix?.altitude),
+            fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
+            number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
+        ] + placeFields(place.nearest) + [
+            camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal,
+            reading.warnings.map(\.description).joined(separator: "; "), reading.error?.description,
+        ]
+    }
+}
+
+extension CoordinateRecord {
+    var csvFields: [String?] {
+        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearest) + [
+            error, line.map(String.init),
+        ]
+    }
+}
+
+private func number(_ value: Double?) -> String? { value.map(\.description) }
+
+private func placeFields(_ match: PlaceMatch?) -> [String?] {
+    guard let match else { return Array(repeating: nil, count: CSVColumns.place.count) }
+    let place = match.place
+    return [
+        String(place.geonameId), place.name, place.asciiName, place.admin1, place.admin2, place.countryCode,
+        place.country, place.timezone, String(place.population), place.featureCode, place.latitude.description,
+        place.longitude.description, roundedDistance(match.distanceKm).description,
+        String(roundedBearing(match.bearing)),
+    ]
+}
+
+/// One CSV row (RFC 4180): fields quoted when they hold a comma, quote, CR or LF, quotes
+/// doubled, CRLF at the end; `nil` is an empty field.
+func csvRow(_ fields: [String?]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for (index, field) in fields.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        guard let field else { continue }
+        let utf8 = field.utf8
+        if utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+            bytes.append(0x22)
+            for byte in utf8 {
+                bytes.append(byte)
+                if byte == 0x22 { bytes.append(0x22) }
+            }
+            bytes.append(0x22)
+        } else {
+            bytes += utf8
+        }
+    }
+    bytes += [0x0D, 0x0A]
+    return bytes
+}
+
+// MARK: - Numbers and labels shared by the formats
+
+/// Distances are given to the metre: `0.724`.
+func roundedDistance(_ km: Double) -> Double { (km * 1000).rounded() / 1000 }
+
+/// Bearings are given in whole degrees, `0...359`.
+func roundedBearing(_ degrees: Double) -> Int { Int(degrees.rounded()) % 360 }
+
+/// The eight compass points, for a bearing in degrees.
+func compassPoint(_ degrees: Double) -> String {
+    ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((degrees / 45).rounded()) % 8]
+}
+
+/// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it.
+func placeLabel(_ match: PlaceMatch) -> String {
+    let place = match.place
+    let parts = [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km \(compassPoint(match.bearing))"
+}
+
+/// `value` rounded to `digits` decimals, without exponent notation: `fixed(2.2945, 6)` is
+/// `2.294500`.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (value.magnitude * scale).rounded()
+    let whole = UInt64(scaled / scale)
+    let fraction = UInt64(scaled - Double(whole) * scale)
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard digits > 0 else { return sign + String(whole) }
+    let fractionText = String(fraction)
+    return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
+}
+
+/// `48.858222, 2.294500`.
+func coordinateText(_ latitude: Double, _ longitude: Double) -> String {
+    "\(fixed(latitude, 6)), \(fixed(longitude, 6))"
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import PhotoTagCLI
+
+/// Properties of the output formats that golden files alone do not show.
+@Suite struct FormatTests {
+    static func golden(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.root + "/expected/" + name))
+    }
+
+    @Test func jsonAndGeoJSONDecodeWithFoundation() throws {
+        for name in ["locate-all.json.out", "geocode-stdin.json.out", "locate-nearest.json.out"] {
+            #expect(try JSONSerialization.jsonObject(with: Self.golden(name)) is [Any], "\(name)")
+        }
+        for name in ["locate-all.geojson.out", "geocode-stdin.geojson.out", "scan-near.geojson.out"] {
+            let collection = try #require(try JSONSerialization.jsonObject(with: Self.golden(name)) as? [String: Any])
+            #expect(collection["type"] as? String == "FeatureCollection")
+        }
+        for name in ["locate-all.ndjson.out", "geocode-stdin.ndjson.out", "scan-photos.ndjson.out"] {
+            let lines = String(decoding: try Self.golden(name), as: UTF8.self).split(separator: "\n")
+            #expect(!lines.isEmpty)
+            for line in lines { #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any]) }
+        }
+    }
+
+    @Test func geoJSONPointsAreLongitudeLatitudeAltitude() throws {
+        let collection = try #require(
+            try JSONSerialization.jsonObject(with: Self.golden("locate-all.geojson.out")) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(features.count == 27)
+        var points = 0
+        for feature in features {
+            let properties = try #require(feature["properties"] as? [String: Any])
+            guard let geometry = feature["geometry"] as? [String: Any] else {
+                #expect(properties["status"] as? String != "located")
+                continue
+            }
+            points += 1
+            let gps = try #require(properties["gps"] as? [String: Any])
+            let coordinates = try #require(geometry["coordinates"] as? [Double])
+            #expect(geometry["type"] as? String == "Point")
+            #expect(coordinates[0] == gps["longitude"] as? Double)  // RFC 7946: longitude first
+            #expect(coordinates[1] == gps["latitude"] as? Double)
+            #expect(coordinates.count == ((gps["altitude"] as? Double) == nil ? 2 : 3))
+        }
+        #expect(points == 16)
+    }
+
+    @Test func csvRoundTripsAndHasOneColumnPerHeader() throws {
+        for name in ["locate-all.csv.out", "geocode-stdin.csv.out"] {
+            let rows = try parseCSV(String(decoding: try Self.golden(name), as: UTF8.self))
+            #expect(rows.count > 1)
+            #expect(rows.allSatisfy { $0.count == rows[0].count }, "\(name)")
+        }
+        #expect(
+            csvRow(["plain", "a,b", "say \"hi\"", "two\nlines", nil, ""])
+                == Array("plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",,\r\n".utf8))
+    }
+
+    @Test func jsonEscapesControlCharactersAndKeepsUnicode() {
+        var bytes: [UInt8] = []
+        JSONWriter.appendQuoted("tab\tquote\"slash\\nl\nbell\u{07}é\u{FFFD}", to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #""tab\tquote\"slash\\nl\nbell\u0007é�""#)
+    }
+
+    @Test func colourOnlyOnATerminalAndNeverWithNoColor() {
+        let photo = Fixtures.photo("ne-little-endian.jpg")
+        func text(terminal: Bool, _ environment: [String: String]) -> String {
+            let output = MemorySink(isTerminal: terminal), errors = MemorySink()
+            _ = PhotoTag.run(
+                ["locate", "--places", Fixtures.places, photo], output: output, errors: errors,
+                environment: Environment(environment))
+            return output.text
+        }
+        #expect(text(terminal: true, [:]).contains("\u{1B}[32m"))
+        #expect(!text(terminal: true, ["NO_COLOR": "1"]).contains("\u{1B}["))
+        #expect(!text(terminal: true, ["TERM": "dumb"]).contains("\u{1B}["))
+        #expect(!text(terminal: false, [:]).contains("\u{1B}["))
+        #expect(text(terminal: true, ["NO_COLOR": ""]).contains("\u{1B}[32m"))  // empty means unset
+    }
+
+    @Test func geocodeInputSplitAnywhereGivesTheSameRecords() throws {
+        let points = try String(contentsOfFile: Fixtures.root + "/geocode/points.txt", encoding: .utf8)
+        func run(chunk: Int) -> (Int32, String) {
+            let output = MemorySink(), errors = MemorySink()
+            let status = PhotoTag.run(
+                ["geocode", "--places", Fixtures.places, "--format", "ndjson"],
+                input: MemoryInput(points, chunk: chunk),
+                output: output, errors: errors)
+            return (status, output.text)
+        }
+        let whole = run(chunk: .max)
+        for chunk in [1, 2, 3, 7, 64] { #expect(run(chunk: chunk) == whole) }
+        // And a last line without a newline still counts.
+        let output = MemorySink(), errors = MemorySink()
+        _ = PhotoTag.run(["geocode", "--no-place"], input: MemoryInput("1,2\n3,4"), output: output, errors: errors)
+        #expect(output.text == "1.000000, 2.000000       no place\n3.000000, 4.000000       no place\n")
+    }
+
+    @Test func manyCoordinatesAreGeocodedInParallelInInputOrder() throws {
+        var lines = ""
+        for index in 0..<5000 { lines += "\(Double(index % 180) - 89.5),\(Double(index % 360) - 179.5)\n" }
+        let output = MemorySink(), errors = MemorySink()
+        #expect(
+            PhotoTag.run(
+                ["geocode", "--places", Fixtures.places, "--format", "csv"], input: MemoryInput(lines), output: output,
+                errors: errors)
+                == 0)
+        let rows = try parseCSV(output.text)
+        #expect(rows.count == 5001)
+        #expect(rows[1][0] == "-89.5" && rows[5000][0] == String(Double(4999 % 180) - 89.5))
+    }
+
+    @Test func theProgressBarDrawsCountsAndErasesItself() {
+        let sink = MemorySink(isTerminal: true)
+        let bar = ProgressBar(sink: sink, enabled: true, delay: 0)
+        bar.total = 4
+        bar.totalIsFinal = true
+        bar.advance()
+        bar.finish()
+        #expect(sink.text.hasPrefix("\r\u{1B}[K[######..................] 1/4 files  "))
+        #expect(sink.text.hasSuffix("\r\u{1B}[K"))
+        let silent = MemorySink(isTerminal: true)
+        let disabled = ProgressBar(sink: silent, enabled: false, delay: 0)
+        disabled.advance()
+        disabled.finish()
+        #expect(silent.text.isEmpty)
+    }
+}

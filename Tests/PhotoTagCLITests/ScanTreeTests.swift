@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@testable import PhotoTagCLI
+
+/// `scan` over a generated tree with everything that goes wrong in real folders.
+@Suite struct ScanTreeTests {
+    /// Builds the tree and returns its root. Layout (→ is a symbolic link):
+    ///
+    ///     a/b/c/deep.jpg            a/x.jpg          a/loop → ..         link.jpg → a/x.jpg
+    ///     UPPER.JPEG                noext (a JPEG)   notes.txt           empty.jpeg
+    ///     pipe.jpg (a FIFO)         dangling.jpg → nowhere               .hidden.jpg   .hiddendir/h.jpg
+    ///     odd names: "with space.jpg", "quote\"s.jpg", "comma,name.jpg", "new\nline.jpg",
+    ///                "tab\tname.jpg", "é.jpg", and bytes FF FE + ".jpg" (not UTF-8)
+    static func makeTree() throws -> String {
+        let fileManager = FileManager.default
+        let root = NSTemporaryDirectory() + "phototag-scan-" + UUID().uuidString
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
+        let other = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg")))
+        try fileManager.createDirectory(atPath: root + "/a/b/c", withIntermediateDirectories: true)
+        try fileManager.createDirectory(atPath: root + "/.hiddendir", withIntermediateDirectories: true)
+        for name in ["a/b/c/deep.jpg", "a/x.jpg", "UPPER.JPEG", "noext", ".hidden.jpg", ".hiddendir/h.jpg"] {
+            try photo.write(to: URL(fileURLWithPath: root + "/" + name))
+        }
+        for name in ["with space.jpg", "quote\"s.jpg", "comma,name.jpg", "new\nline.jpg", "tab\tname.jpg", "é.jpg"] {
+            try other.write(to: URL(fileURLWithPath: root + "/" + name))
+        }
+        try Data("just text\n".utf8).write(to: URL(fileURLWithPath: root + "/notes.txt"))
+        try Data().write(to: URL(fileURLWithPath: root + "/empty.jpeg"))
+        try fileManager.createSymbolicLink(atPath: root + "/a/loop", withDestinationPath: "..")
+        try fileManager.createSymbolicLink(atPath: root + "/link.jpg", withDestinationPath: "a/x.jpg")
+        try fileManager.createSymbolicLink(atPath: root + "/dangling.jpg", withDestinationPath: "nowhere")
+        #expect(mkfifo(root + "/pipe.jpg", 0o644) == 0)
+        // A name that is not UTF-8: bytes FF FE.
+        let raw: [UInt8] = Array((root + "/").utf8) + [0xFF, 0xFE] + Array(".jpg".utf8) + [0]
+        let descriptor = raw.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        _ = other.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        return root
+    }
+
+    /// The records of an NDJSON run, decoded with Foundation.
+    static func records(_ data: Data) throws -> [[String: Any]] {
+        try String(decoding: data, as: UTF8.self).split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func aMessyTreeIsScannedCompletelyInPathOrder() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Binary.run(["scan", "--no-place", "--format", "ndjson", "."], directory: root)
+        #expect(result.status == 2)  // the FIFO, the empty file and the dangling link are errors
+        let records = try Self.records(result.output)
+        let files = records.map { $0["file"] as! String }
+        #expect(
+            files == [
+                "./UPPER.JPEG", "./a/b/c/deep.jpg", "./a/x.jpg", "./comma,name.jpg", "./dangling.jpg", "./empty.jpeg",
+                "./link.jpg", "./new\nline.jpg", "./pipe.jpg", "./quote\"s.jpg", "./tab\tname.jpg", "./with space.jpg",
+                "./é.jpg", "./\u{FFFD}\u{FFFD}.jpg",
+            ])
+        let status = Dictionary(uniqueKeysWithValues: records.map { ($0["file"] as! String, $0["status"] as! String) })
+        #expect(status["./a/b/c/deep.jpg"] == "located")
+        #expect(status["./link.jpg"] == "located")  // a link to a photo is read
+        #expect(status["./\u{FFFD}\u{FFFD}.jpg"] == "no-gps")  // opened by its real bytes
+        let errors = Dictionary(uniqueKeysWithValues: records.map { ($0["file"] as! String, $0["error"] as? String) })
+        #expect(errors["./pipe.jpg"] == "not a regular file (FIFO)")
+        #expect(errors["./empty.jpeg"] == "file is empty")
+        #expect(errors["./dangling.jpg"] == "cannot open: no such file or directory")
+        // The loop a/loop → .. is not followed, and said so once.
+        let stderr = String(decoding: result.errors, as: UTF8.self)
+        #expect(stderr.contains("phototag: ./a/loop: already scanned (a symbolic link loop or a repeated path)\n"))
+        #expect(stderr.components(separatedBy: "already scanned").count == 2)
+    }
+
+    @Test func hiddenAndAllFilesWidenTheScan() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let hidden = try Self.records(
+            Binary.run(["scan", "--no-place", "--hidden", "--format", "ndjson", "-q", "."], directory: root).output)
+        let hiddenFiles = Set(hidden.map { $0["file"] as! String })
+        #expect(hiddenFiles.isSuperset(of: ["./.hidden.jpg", "./.hiddendir/h.jpg"]))
+        let all = try Self.records(
+            Binary.run(["scan", "--no-place", "--all-files", "--format", "ndjson", "-q", "."], directory: root).output)
+        let allFiles = Set(all.map { $0["file"] as! String })
+        #expect(allFiles.contains("./noext"))  // a JPEG without an extension, found by its bytes
+        #expect(!allFiles.contains("./notes.txt"))  // not a photo: no record
+        #expect(!allFiles.contains("./empty.jpeg"))  // nothing to sniff: not a photo
+        #expect(!allFiles.contains("./pipe.jpg"))  // never opened, so never sniffed
+    }
+
+    @Test func everyFormatIsValidForOddFileNames() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let json = try Binary.run(["scan", "--no-place", "--json", "-q", "."], directory: root)
+        let array = try #require(try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]])
+        #expect(array.count == 14)
+        let geojson = try Binary.run(["scan", "--no-place", "--format", "geojson", "-q", "."], directory: root)
+        let collection = try #require(try JSONSerialization.jsonObject(with: geojson.output) as? [String: Any])
+        #expect((collection["features"] as? [Any])?.count == 14)
+        let csv = try Binary.run(["scan", "--no-place", "--format", "csv", "-q", "."], directory: root)
+        let rows = try parseCSV(csv.text)
+        #expect(rows.count == 15)
+        #expect(rows[0] == CSVColumns.photo)
+        #expect(rows.dropFirst().map { $0[0] } == array.map { $0["file"] as! String })  // the CSV round-trips
+        #expect(rows.allSatisfy { $0.count == CSVColumns.photo.count })
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root reads every file, so permissions cannot be tested"))
+    func unreadableFilesAndFoldersAreReportedAndTheScanGoesOn() throws {
+        let root = try Self.makeTree()
+        defer {
+            chmod(root + "/locked", 0o755)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+        try FileManager.default.createDirectory(atPath: root + "/locked", withIntermediateDirectories: true)
+        #expect(chmod(root + "/a/x.jpg", 0) == 0)
+        #expect(chmod(root + "/locked", 0) == 0)
+        let result = try Binary.run(["scan", "--no-place", "--format", "ndjson", "."], directory: root)
+        let errors = Dictionary(
+            uniqueKeysWithValues: try Self.records(result.output).map {
+                ($0["file"] as! String, $0["error"] as? String)
+            })
+        #expect(errors["./a/x.jpg"] == "cannot open: permission denied")
+        #expect(errors["./locked"] == "cannot open: permission denied")
+        #expect(errors["./a/b/c/deep.jpg"] == .some(nil))
+    }
+
+    @Test func aClosedPipeEndsTheScanQuietly() throws {
+        let root = NSTemporaryDirectory() + "phototag-pipe-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
+        for index in 0..<3000 { try photo.write(to: URL(fileURLWithPath: root + "/p\(index).jpg")) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["scan", "--format", "ndjson", root]
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Like `| head -1`: read a little, then close the reading end.
+        _ = output.fileHandleForReading.readData(ofLength: 100)
+        try output.fileHandleForReading.close()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)  // not killed by SIGPIPE, no crash
+        #expect(stderr.isEmpty)
+    }
+}
+
+/// A small RFC 4180 reader for the round-trip check: quoted fields, doubled quotes, CRLF rows.
+func parseCSV(_ text: String) throws -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text.unicodeScalars)[...]
+    while let character = characters.popFirst() {
+        if quoted {
+            if character == "\"" {
+                if characters.first == "\"" {
+                    field.unicodeScalars.append(characters.removeFirst())
+                } else {
+                    quoted = false
+                }
+            } else {
+                field.unicodeScalars.append(character)
+            }
+        } else if character == "\"", field.isEmpty {
+            quoted = true
+        } else if character == "," {
+            row.append(field)
+            field = ""
+        } else if character == "\r", characters.first == "\n" {
+            characters.removeFirst()
+            row.append(field)
+            rows.append(row)
+            row = []
+            field = ""
+        } else {
+            field.unicodeScalars.append(character)
+        }
+    }
+    struct Unterminated: Error {}
+    guard row.isEmpty, field.isEmpty, !quoted else { throw Unterminated() }
+    return rows
+}
