@@ -34,6 +34,8 @@ final class FileSource: ByteSource {
     let count: Int
     /// One past the furthest byte any read has asked for: how much of the file was touched.
     private(set) var extent = 0
+    /// How many bytes the reads have returned in all.
+    private(set) var bytesRead = 0
 
     convenience init(path: String) throws(PhotoGPSError) {
         try self.init(cPath: path)
@@ -82,6 +84,7 @@ final class FileSource: ByteSource {
             }
         }
         if failure != 0 { throw .cannotRead(errno: failure) }
+        bytesRead += buffer.count
         return buffer
     }
 

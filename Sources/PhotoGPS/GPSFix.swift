@@ -8,6 +8,8 @@ public struct GPSFix: Hashable, Sendable {
     public enum Source: String, Hashable, Sendable {
         /// The EXIF GPS IFD.
         case exif
+        /// An XMP packet (used when EXIF has no usable position).
+        case xmp
     }
 
     /// Whether a direction is relative to true or magnetic north.

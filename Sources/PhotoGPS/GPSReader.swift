@@ -90,7 +90,7 @@ public struct GPSReader: Sendable {
 
     func read(source: some ByteSource) -> GPSReading {
         do {
-            return try readJPEG(source)
+            return try readContainer(source)
         } catch {
             return .failure(error)
         }
@@ -99,19 +99,112 @@ public struct GPSReader: Sendable {
     /// The `Exif\0\0` identifier that starts an EXIF APP1 payload.
     static let exifIdentifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
 
-    private func readJPEG(_ source: some ByteSource) throws(PhotoGPSError) -> GPSReading {
+    /// Identifies the container by its first bytes (never by the file's name) and reads it.
+    private func readContainer(_ source: some ByteSource) throws(PhotoGPSError) -> GPSReading {
         guard source.count > 0 else { throw .emptyFile }
-        guard JPEGSegments<MemorySource>.matches(try source.bytes(at: 0, length: 3)) else {
-            throw .unsupportedFormat
+        switch try Container.identify(source) {
+        case .jpeg:
+            return try readJPEG(source)
+        case .tiff:
+            let block = try CompactTIFF.block(from: TIFFReader(source: source))
+            return try decodeExif(block, declaredLength: block.count)
+        case .png:
+            let chunks = try PNGChunks.read(source, wantXMP: false)
+            return try withXMPFallback(
+                try chunks.exif.map(exifPayload(fromTIFF:)).map { block throws(PhotoGPSError) in
+                    try decodeExif(block, declaredLength: block.count)
+                }
+            ) { () throws(PhotoGPSError) in try PNGChunks.read(source, wantXMP: true).xmp }
+        case .webp:
+            let chunks = try WebPChunks.read(source, wantXMP: false)
+            return try withXMPFallback(
+                try chunks.exif.map(exifPayload(fromTIFF:)).map { block throws(PhotoGPSError) in
+                    try decodeExif(block, declaredLength: block.count)
+                }
+            ) { () throws(PhotoGPSError) in try WebPChunks.read(source, wantXMP: true).xmp }
+        case .heif:
+            guard let items = try HEIFItems(source: source) else { return GPSReading(status: .noGPS) }
+            var reading: GPSReading? = nil
+            if let item = try items.exif() {
+                let block = try exifPayload(fromTIFF: try tiffInExifItem(item))
+                reading = try decodeExif(block, declaredLength: block.count)
+            }
+            return try withXMPFallback(reading) { () throws(PhotoGPSError) in try items.xmp() }
+        case .cr3:
+            guard let block = try CR3.exifBlock(in: source) else { return GPSReading(status: .noGPS) }
+            return try decodeExif(block, declaredLength: block.count)
+        case .unsupported(let kind):
+            throw .unsupportedFormat(kind)
         }
+    }
+
+    /// Reads a JPEG's marker segments up to the EXIF APP1; only when EXIF has no usable position
+    /// does the walk go on (never past SOS) for an XMP APP1.
+    private func readJPEG(_ source: some ByteSource) throws(PhotoGPSError) -> GPSReading {
         var segments = JPEGSegments(source: source)
-        while let segment = try segments.next() {
-            guard segment.marker == 0xE1, segment.payloadLength >= 6 else { continue }
-            let payload = try segments.payload(of: segment)
-            guard payload.starts(with: Self.exifIdentifier) else { continue }
-            return try decodeExif(payload, declaredLength: segment.payloadLength)
+        var xmp: [UInt8]? = nil
+        var exifReading: GPSReading? = nil
+        do {
+            while let segment = try segments.next() {
+                guard segment.marker == 0xE1, segment.payloadLength >= 6 else { continue }
+                let payload = try segments.payload(of: segment)
+                if exifReading == nil, payload.starts(with: Self.exifIdentifier) {
+                    let reading = try decodeExif(payload, declaredLength: segment.payloadLength)
+                    if reading.status == .located || xmp != nil { return try withXMPFallback(reading) { xmp } }
+                    exifReading = reading
+                } else if xmp == nil, payload.starts(with: XMP.jpegIdentifier) {
+                    xmp = Array(payload[XMP.jpegIdentifier.count...])
+                    if exifReading != nil { break }
+                }
+            }
+        } catch {
+            // Past a decoded EXIF block, a broken tail only ends the search for XMP.
+            guard exifReading != nil else { throw error }
         }
-        return GPSReading(status: .noGPS)
+        return try withXMPFallback(exifReading) { xmp }
+    }
+
+    /// The EXIF reading, or the XMP packet's position when EXIF has none that is usable (EXIF
+    /// wins whenever it is valid). Warnings of both are kept.
+    private func withXMPFallback(
+        _ exif: GPSReading?, xmp: () throws(PhotoGPSError) -> [UInt8]?
+    ) throws(PhotoGPSError) -> GPSReading {
+        var reading = exif ?? GPSReading(status: .noGPS)
+        guard reading.status != .located, let packet = try xmp() else { return reading }
+        let decoded = XMP.decode(packet)
+        reading.warnings += decoded.warnings
+        if let fix = decoded.fix {
+            reading.status = .located
+            reading.fix = fix
+        } else if reading.status == .noGPS, decoded.warnings.contains(where: { $0 != .xmpNotWellFormed }) {
+            reading.status = .invalidGPS
+        }
+        return reading
+    }
+
+    /// The TIFF in a HEIF `Exif` item: a 4-byte big-endian offset to the TIFF header, then the
+    /// data (writers put `Exif\0\0` in between, or not). When the offset does not lead to a TIFF
+    /// header, the first bytes are searched for one.
+    private func tiffInExifItem(_ item: [UInt8]) throws(PhotoGPSError) -> ArraySlice<UInt8> {
+        guard item.count >= 12 else { throw .malformedEXIF("the Exif item has \(item.count) bytes") }
+        let offset = Int(bigEndian32(item, 0))
+        let candidates = [4 + offset] + Array(4..<min(item.count - 4, 80))
+        for start in candidates where start >= 4 && start + 4 <= item.count {
+            let head = item[start..<start + 4]
+            if head.elementsEqual([0x49, 0x49, 0x2A, 0x00]) || head.elementsEqual([0x4D, 0x4D, 0x00, 0x2A]) {
+                return item[start...]
+            }
+        }
+        throw .malformedEXIF("the Exif item has no TIFF header")
+    }
+
+    /// An EXIF block for libexif from TIFF bytes (with or without an `Exif\0\0` prefix): as is
+    /// when it fits libexif's 64 KiB, else rebuilt compactly.
+    private func exifPayload(fromTIFF bytes: some Collection<UInt8>) throws(PhotoGPSError) -> [UInt8] {
+        var tiff = Array(bytes)
+        if tiff.starts(with: Self.exifIdentifier) { tiff.removeFirst(6) }
+        guard tiff.count > 0xFFF0 else { return Self.exifIdentifier + tiff }
+        return try CompactTIFF.block(from: TIFFReader(source: MemorySource(storage: tiff)))
     }
 
     /// Decodes an EXIF block (`Exif\0\0` + TIFF); `declaredLength` is what its segment promised,

@@ -38,6 +38,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     case valueOutOfRange(tag: String, value: Double)
     /// IFD0 points to a GPS IFD outside the EXIF block.
     case gpsIFDOutOfBounds(offset: UInt32)
+    /// The XMP packet is not well-formed XML, so its values are not used.
+    case xmpNotWellFormed
+    /// An XMP GPS property whose text is not what the XMP specification says.
+    case xmpBadValue(name: String, value: String)
     /// IFD0's GPSInfo entry is not one LONG, so it points nowhere; the GPS block is ignored.
     case badGPSPointer(type: UInt16, count: UInt32)
     /// IFD0 runs past the end of the EXIF block, so a GPS pointer may have been lost.
@@ -83,6 +87,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "\(tag) \(value) is out of range"
         case .gpsIFDOutOfBounds(let offset):
             "the GPS IFD offset \(offset) is outside the EXIF block"
+        case .xmpNotWellFormed:
+            "the XMP packet is not well-formed XML; its GPS values are not used"
+        case .xmpBadValue(let name, let value):
+            "XMP \(name) '\(value)' is not a valid value"
         case .badGPSPointer(let type, let count):
             "the GPSInfo pointer has type \(type) and \(count) components, not one LONG; ignored"
         case .ifd0CutShort:

@@ -17,8 +17,11 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
     case notARegularFile(kind: String)
     /// The file has no bytes.
     case emptyFile
-    /// The file starts with bytes of no container phototag reads.
-    case unsupportedFormat
+    /// The file is not in a container phototag reads; the payload names it when it is known
+    /// (`MP4 video`, `JPEG XL`, `BigTIFF`…).
+    case unsupportedFormat(String?)
+    /// An ISO BMFF, PNG or WebP structure is broken.
+    case malformedContainer(String)
     /// The file ends before the structure being read does.
     case truncated(String)
     /// The JPEG marker structure is broken.
@@ -34,7 +37,9 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
         case .cannotRead(let code): "cannot read: \(Self.message(for: code))"
         case .notARegularFile(let kind): "not a regular file (\(kind))"
         case .emptyFile: "file is empty"
-        case .unsupportedFormat: "unsupported file format (not a JPEG)"
+        case .unsupportedFormat(let kind?): "unsupported file format: \(kind)"
+        case .unsupportedFormat(nil): "unsupported file format"
+        case .malformedContainer(let detail): "malformed file: \(detail)"
         case .truncated(let detail): "truncated file: \(detail)"
         case .malformedJPEG(let detail): "malformed JPEG: \(detail)"
         case .malformedEXIF(let detail): "malformed EXIF: \(detail)"

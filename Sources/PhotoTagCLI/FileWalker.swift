@@ -9,7 +9,13 @@ import PhotoGPS
 /// Which files `scan` considers photos.
 enum PhotoFiles {
     /// Lowercase extensions of the containers phototag reads.
-    static let extensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif"]
+    static let extensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif",  // JPEG
+        "heic", "heif", "hif", "avif",  // ISO BMFF images
+        "png", "webp",
+        // TIFF and TIFF-based raw, and Canon CR3
+        "tif", "tiff", "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "pef", "srw",
+    ]
 
     /// Whether a file name (bytes) ends in one of ``extensions``, ignoring case.
     static func hasPhotoExtension(_ name: ArraySlice<UInt8>) -> Bool {

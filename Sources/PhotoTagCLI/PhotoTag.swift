@@ -276,9 +276,7 @@ struct Context {
                 case .file(let path):
                     record = PhotoRecord(
                         file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
-                    if options.allFiles, let error = record.reading.error,
-                        error == .unsupportedFormat || error == .emptyFile
-                    {
+                    if options.allFiles, let error = record.reading.error, error.meansNotAPhoto {
                         return Processed(record: record, rendered: nil)  // not a photo: not a record
                     }
                 case .unreadable(let path, let code):
@@ -387,4 +385,14 @@ extension ScanOptions {
 func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+extension PhotoGPSError {
+    /// Whether the error only says the file is not a photo (with `--all-files`, no record).
+    var meansNotAPhoto: Bool {
+        switch self {
+        case .unsupportedFormat, .emptyFile: true
+        default: false
+        }
+    }
 }

@@ -34,6 +34,50 @@ import Testing
         #expect(source.count > 4 << 20)
     }
 
+    /// Writes `bytes` to a temporary file and reads it, returning the reading and the source.
+    static func readFromDisk(_ bytes: [UInt8]) throws -> (GPSReading, FileSource) {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/big"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let source = try FileSource(path: path)
+        return (GPSReader().read(source: source), source)
+    }
+
+    @Test func aHEICWithFourMegabytesOfImageDataIsReadOnlyWhereItsMetadataIs() throws {
+        // An unreferenced 4 MiB 'mdat' box after the photo: the image data of a real file.
+        var bytes = try readWholeFile(Fixtures.photo("heic-iloc-v0.heic"))
+        let size = 8 + (4 << 20)
+        bytes += [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        bytes += Array("mdat".utf8) + [UInt8](repeating: 0x55, count: 4 << 20)
+        let (reading, source) = try Self.readFromDisk(bytes)
+        #expect(reading == GPSReader().read(file: Fixtures.photo("heic-iloc-v0.heic")))
+        #expect(source.bytesRead < 2048)
+        #expect(source.extent < 2048)
+    }
+
+    @Test func aPNGWithFourMegabytesOfImageDataBeforeItsEXIFSkipsIt() throws {
+        // A 4 MiB IDAT chunk inserted right after IHDR (its CRC is not checked by readers here).
+        let original = try readWholeFile(Fixtures.photo("png-exif-after-idat.png"))
+        let ihdrEnd = 8 + 8 + 13 + 4
+        let length = 4 << 20
+        let chunk =
+            [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            + Array("IDAT".utf8) + [UInt8](repeating: 0, count: length) + [0, 0, 0, 0]
+        let bytes = Array(original[..<ihdrEnd]) + chunk + Array(original[ihdrEnd...])
+        let (reading, source) = try Self.readFromDisk(bytes)
+        #expect(reading == GPSReader().read(file: Fixtures.photo("png-exif-after-idat.png")))
+        #expect(source.bytesRead < 2048)
+    }
+
+    @Test func aTIFFIsReadOnlyWhereItsIFDsAre() throws {
+        let path = Fixtures.photo("tiff-be-gps-beyond-64k.tif")
+        let source = try FileSource(path: path)
+        #expect(GPSReader().read(source: source).status == .located)
+        #expect(source.count > 70_000)
+        #expect(source.bytesRead < 1024)  // the 70,000-byte strip is never read
+    }
+
     @Test func aMissingFileIsAnError() {
         let reading = GPSReader().read(file: Fixtures.root + "/photos/does-not-exist.jpg")
         #expect(reading.status == .error)

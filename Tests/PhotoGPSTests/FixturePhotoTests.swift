@@ -23,6 +23,7 @@ struct Expectation: CustomTestStringConvertible, Sendable {
     var timestamp: String? = nil
     var warnings: [String] = []
     var error: String? = nil
+    var source: GPSFix.Source? = nil
 
     var testDescription: String { file }
 }
@@ -78,9 +79,68 @@ struct Expectation: CustomTestStringConvertible, Sendable {
             file: "truncated-after-exif.jpg", status: .located, latitude: 48.858222222222224,
             longitude: 2.2944999999999998, altitude: 35.5, timestamp: "2019-07-01T12:34:56.24Z"),
         .init(file: "empty.jpg", status: .error, error: "file is empty"),
-        .init(file: "not-a-jpeg.jpg", status: .error, error: "unsupported file format (not a JPEG)"),
+        .init(file: "not-a-jpeg.jpg", status: .error, error: "unsupported file format"),
         .init(file: "exif-garbage.jpg", status: .error, error: "malformed EXIF: the EXIF block has no TIFF header"),
         .init(file: "ifd-loop.jpg", status: .located, latitude: 10, longitude: 20),
+        // Containers (Fixtures/make_containers.py).
+        .init(
+            file: "heic-iloc-v0.heic", status: .located, latitude: 41.89022222222222, longitude: 12.492305555555555,
+            altitude: 12.5),
+        .init(
+            file: "heic-iloc-v1-idat.heic", status: .located, latitude: 38.69188888888888, longitude: -9.215972222222222
+        ),
+        .init(
+            file: "heic-iloc-v2-extents.heic", status: .located, latitude: 48.20847222222223,
+            longitude: 16.373166666666666, timestamp: "2023-05-17T09:41:07.5Z"),
+        .init(
+            file: "avif-exif.avif", status: .located, latitude: 50.087833333333336, longitude: 14.42136111111111,
+            altitude: 193.5),
+        .init(file: "heic-no-exif.heic", status: .noGPS),
+        .init(file: "heic-xmp-item.heic", status: .located, latitude: 34.995, longitude: 135.785, source: .xmp),
+        .init(file: "mp4-video.heic", status: .error, error: "unsupported file format: MP4 video"),
+        .init(
+            file: "cr3-cmt4.cr3", status: .located, latitude: 64.14194444444445, longitude: -21.92666666666667,
+            altitude: 74.5),
+        .init(
+            file: "png-exif-before-idat.png", status: .located, latitude: -33.92527777777777,
+            longitude: 18.42388888888889),
+        .init(
+            file: "png-exif-after-idat.png", status: .located, latitude: -34.60333333333333,
+            longitude: -58.38166666666667),
+        .init(
+            file: "png-exif-prefixed.png", status: .located, latitude: 18.921944444444446, longitude: 72.83472222222221),
+        .init(file: "png-xmp-itxt.png", status: .located, latitude: 37.7749, longitude: -122.4194, source: .xmp),
+        .init(file: "jpeg-named.png", status: .located, latitude: 37.578611111111115, longitude: 126.97722222222222),
+        .init(file: "webp-exif.webp", status: .located, latitude: 19.4325, longitude: -99.13305555555554),
+        .init(
+            file: "webp-exif-prefixed.webp", status: .located, latitude: 1.2869444444444442,
+            longitude: 103.85472222222222),
+        .init(file: "webp-simple.webp", status: .noGPS),
+        .init(file: "webp-xmp.webp", status: .located, latitude: 25.197197, longitude: 55.274376, source: .xmp),
+        .init(file: "tiff-le.tif", status: .located, latitude: 41.00833333333333, longitude: 28.979999999999997),
+        .init(
+            file: "tiff-be-gps-beyond-64k.tif", status: .located, latitude: 55.75416666666667,
+            longitude: 37.62027777777778),
+        .init(file: "dng-like.dng", status: .located, latitude: 49.28388888888889, longitude: -123.1086111111111),
+        .init(file: "orf-like.orf", status: .located, latitude: 34.68722222222222, longitude: 135.52611111111113),
+        .init(file: "rw2-like.rw2", status: .located, latitude: 29.979166666666664, longitude: 31.134166666666665),
+        .init(file: "bigtiff.tif", status: .error, error: "unsupported file format: BigTIFF"),
+        // XMP in JPEG.
+        .init(
+            file: "xmp-only.jpg", status: .located, latitude: 48.858221666666665, longitude: 2.2945, altitude: 35.5,
+            source: .xmp),
+        .init(
+            file: "xmp-dji.jpg", status: .located, latitude: 22.5311, longitude: 114.0214, altitude: 120.5, source: .xmp
+        ),
+        .init(file: "xmp-and-exif.jpg", status: .located, latitude: 48.85305555555556, longitude: 2.3497222222222223),
+        .init(file: "xmp-elements.jpg", status: .located, latitude: 52.519999999999996, longitude: 13.41, source: .xmp),
+        .init(
+            file: "xmp-malformed.jpg", status: .noGPS,
+            warnings: ["the XMP packet is not well-formed XML; its GPS values are not used"]),
+        .init(
+            file: "xmp-invalid-exif.jpg", status: .located, latitude: 43.64253333333333, longitude: -79.38733333333333,
+            warnings: ["GPSLatitude minutes has a zero denominator"], source: .xmp),
+        .init(file: "xmp-dji-west.jpg", status: .located, latitude: 37.7749, longitude: -122.4194, source: .xmp),
     ]
 
     @Test(arguments: expectations)
@@ -94,11 +154,12 @@ struct Expectation: CustomTestStringConvertible, Sendable {
         #expect(reading.warnings.map(\.description) == expected.warnings)
         #expect(reading.error?.description == expected.error)
         #expect((reading.fix != nil) == (reading.status == .located))
+        if reading.status == .located { #expect(reading.fix?.source == (expected.source ?? .exif)) }
     }
 
     @Test func everyFixturePhotoHasAnExpectation() throws {
         let listed = Set(Self.expectations.map(\.file))
-        let present = Set(try listDirectory(Fixtures.root + "/photos").filter { $0.hasSuffix(".jpg") })
+        let present = Set(try listDirectory(Fixtures.root + "/photos"))
         #expect(listed == present)
     }
 

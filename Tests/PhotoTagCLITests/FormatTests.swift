@@ -28,7 +28,7 @@ import Testing
         let collection = try #require(
             try JSONSerialization.jsonObject(with: Self.golden("locate-all.geojson.out")) as? [String: Any])
         let features = try #require(collection["features"] as? [[String: Any]])
-        #expect(features.count == 27)
+        #expect(features.count == 34)  // every photos/*.jpg
         var points = 0
         for feature in features {
             let properties = try #require(feature["properties"] as? [String: Any])
@@ -44,7 +44,7 @@ import Testing
             #expect(coordinates[1] == gps["latitude"] as? Double)
             #expect(coordinates.count == ((gps["altitude"] as? Double) == nil ? 2 : 3))
         }
-        #expect(points == 16)
+        #expect(points == 22)
     }
 
     @Test func csvRoundTripsAndHasOneColumnPerHeader() throws {

@@ -1,0 +1,240 @@
+/// One IFD entry with its value bytes, as stored (in the TIFF's byte order).
+struct TIFFEntry: Hashable, Sendable {
+    var tag: UInt16
+    var type: UInt16
+    var count: UInt32
+    var value: [UInt8]
+
+    /// The size in bytes of one component of a TIFF type; `nil` for a type TIFF does not define.
+    static func size(ofType type: UInt16) -> Int? {
+        switch type {
+        case 1, 2, 6, 7: 1
+        case 3, 8: 2
+        case 4, 9, 11, 13: 4
+        case 5, 10, 12: 8
+        default: nil
+        }
+    }
+}
+
+/// Reads IFDs from a TIFF structure anywhere in a ``ByteSource`` (a whole TIFF file, a box of an
+/// ISO BMFF file, a block in memory), touching only the IFDs and values asked for.
+struct TIFFReader<Source: ByteSource> {
+    let source: Source
+    /// Where the TIFF header starts in the source; offsets in the TIFF count from here.
+    let base: Int
+    /// The end of the TIFF structure in the source (offsets beyond it are out of bounds).
+    let end: Int
+    let bigEndian: Bool
+    /// IFD0's offset.
+    let firstIFD: UInt32
+
+    /// What the 2-byte magic after the byte-order mark may be: 42 (TIFF), 0x4F52/0x5352 (Olympus
+    /// ORF), 0x55 (Panasonic RW2).
+    static var magics: Set<UInt16> { [42, 0x4F52, 0x5352, 0x55] }
+
+    /// Reads the 8-byte header at `base`.
+    ///
+    /// - Throws: ``PhotoGPSError`` when the source ends early or the bytes are not a TIFF header.
+    init(source: Source, base: Int = 0, end: Int? = nil) throws(PhotoGPSError) {
+        self.source = source
+        self.base = base
+        self.end = min(end ?? source.count, source.count)
+        let header = try source.bytes(at: base, length: 8)
+        guard header.count == 8 else { throw .truncated("the file ends inside the TIFF header") }
+        switch (header[0], header[1]) {
+        case (0x49, 0x49): bigEndian = false
+        case (0x4D, 0x4D): bigEndian = true
+        default: throw .malformedEXIF("no TIFF byte-order mark")
+        }
+        let magic = Self.u16(header, 2, bigEndian)
+        if magic == 43 { throw .unsupportedFormat("BigTIFF") }
+        guard Self.magics.contains(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
+        firstIFD = Self.u32(header, 4, bigEndian)
+    }
+
+    static func u16(_ bytes: [UInt8], _ offset: Int, _ bigEndian: Bool) -> UInt16 {
+        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        return bigEndian ? a << 8 | b : b << 8 | a
+    }
+
+    static func u32(_ bytes: [UInt8], _ offset: Int, _ bigEndian: Bool) -> UInt32 {
+        let high = UInt32(u16(bytes, bigEndian ? offset : offset + 2, bigEndian))
+        let low = UInt32(u16(bytes, bigEndian ? offset + 2 : offset, bigEndian))
+        return high << 16 | low
+    }
+
+    /// Reads the IFD at `offset` with its entries' values (each value at most `valueLimit`
+    /// bytes; larger ones, such as a MakerNote, are left out). `nil` when the IFD lies outside
+    /// the TIFF. At most 1,000 entries are read.
+    func readIFD(at offset: UInt32, valueLimit: Int = 1 << 16) throws(PhotoGPSError) -> [TIFFEntry]? {
+        let start = base + Int(offset)
+        guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
+        let countBytes = try source.bytes(at: start, length: 2)
+        guard countBytes.count == 2 else { return nil }
+        let count = min(Int(Self.u16(countBytes, 0, bigEndian)), 1000, (end - start - 2) / 12)
+        let table = try source.bytes(at: start + 2, length: 12 * count)
+        var entries: [TIFFEntry] = []
+        for index in 0..<(table.count / 12) {
+            let at = 12 * index
+            let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
+            let components = Self.u32(table, at + 4, bigEndian)
+            guard let size = TIFFEntry.size(ofType: type) else { continue }
+            let length = Int(components) * size
+            guard length <= valueLimit else { continue }
+            var value: [UInt8]
+            if length <= 4 {
+                value = Array(table[(at + 8)..<(at + 8 + length)])
+            } else {
+                let valueOffset = base + Int(Self.u32(table, at + 8, bigEndian))
+                guard valueOffset + length <= end else { continue }
+                value = try source.bytes(at: valueOffset, length: length)
+                guard value.count == length else { continue }
+            }
+            entries.append(TIFFEntry(tag: tag, type: type, count: components, value: value))
+        }
+        return entries
+    }
+
+    /// The LONG value of entry `tag` (an IFD pointer), if it is one LONG or IFD.
+    func pointer(_ tag: UInt16, in entries: [TIFFEntry]) -> UInt32? {
+        guard let entry = entries.first(where: { $0.tag == tag }), entry.count == 1,
+            entry.type == 4 || entry.type == 13,
+            entry.value.count == 4
+        else { return nil }
+        return Self.u32(entry.value, 0, bigEndian)
+    }
+}
+
+/// Builds the small TIFF block handed to libexif for containers whose EXIF is larger than
+/// libexif's 64 KiB limit or spread over a file (TIFF, DNG and raw files, CR3).
+///
+/// The block holds exactly what phototag reads: IFD0's Make and Model, the EXIF IFD's
+/// DateTimeOriginal and OffsetTimeOriginal, and the whole GPS IFD, re-based into a few hundred
+/// bytes in the original byte order. Values are copied byte for byte, so libexif decodes the same
+/// numbers it would have read from the original.
+enum CompactTIFF {
+    /// What became of the GPS IFD while reading the original.
+    enum GPS {
+        /// IFD0 has no GPSInfo entry.
+        case absent
+        /// The GPS IFD's entries.
+        case entries([TIFFEntry])
+        /// The GPSInfo entry exists but is not one LONG (kept as is, so the reader reports it).
+        case badPointer(TIFFEntry)
+        /// The GPSInfo pointer leads outside the TIFF.
+        case outOfBounds
+    }
+
+    static let exifPointer: UInt16 = 0x8769
+    static let gpsPointer: UInt16 = 0x8825
+
+    /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD and returns the compact `Exif\0\0` block.
+    static func block(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> [UInt8] {
+        guard let ifd0 = try reader.readIFD(at: reader.firstIFD) else {
+            throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
+        }
+        var exif: [TIFFEntry] = []
+        if let offset = reader.pointer(exifPointer, in: ifd0), let entries = try reader.readIFD(at: offset) {
+            exif = entries
+        }
+        var gps = GPS.absent
+        if let entry = ifd0.first(where: { $0.tag == gpsPointer }) {
+            if let offset = reader.pointer(gpsPointer, in: ifd0) {
+                gps = try reader.readIFD(at: offset).map(GPS.entries) ?? .outOfBounds
+            } else {
+                gps = .badPointer(entry)
+            }
+        }
+        return build(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
+    }
+
+    /// Writes the compact block from entries already read.
+    static func build(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS) -> [UInt8] {
+        var writer = IFDWriter(bigEndian: bigEndian)
+        let kept0 = ifd0.filter { $0.tag == 0x010F || $0.tag == 0x0110 }
+        let keptExif = exif.filter { $0.tag == 0x9003 || $0.tag == 0x9011 }
+        // IFD0 goes first at offset 8; its size is known, so the later IFDs' offsets are too.
+        var pointers: [TIFFEntry] = []
+        let exifPlaceholder = TIFFEntry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])
+        if !keptExif.isEmpty { pointers.append(exifPlaceholder) }
+        switch gps {
+        case .absent: break
+        case .entries, .outOfBounds:
+            pointers.append(TIFFEntry(tag: gpsPointer, type: 4, count: 1, value: [0, 0, 0, 0]))
+        case .badPointer(let entry):
+            pointers.append(entry)
+        }
+        let first = (kept0 + pointers).sorted { $0.tag < $1.tag }
+        let ifd0Offset = writer.append(first)
+        var exifOffset: UInt32? = nil
+        if !keptExif.isEmpty { exifOffset = writer.append(keptExif.sorted { $0.tag < $1.tag }) }
+        var gpsOffset: UInt32? = nil
+        switch gps {
+        case .entries(let entries): gpsOffset = writer.append(entries.sorted { $0.tag < $1.tag })
+        case .outOfBounds: gpsOffset = 0xFFFF_FFF0  // still outside the block, as it was outside the file
+        case .absent, .badPointer: break
+        }
+        if let exifOffset { writer.patchPointer(exifPointer, inIFDAt: ifd0Offset, to: exifOffset) }
+        if let gpsOffset { writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: gpsOffset) }
+        return GPSReader.exifIdentifier + writer.bytes
+    }
+}
+
+/// Appends IFDs (entries, next-IFD offset 0, then their out-of-line values) to a TIFF block.
+private struct IFDWriter {
+    let bigEndian: Bool
+    var bytes: [UInt8]
+
+    init(bigEndian: Bool) {
+        self.bigEndian = bigEndian
+        bytes = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8] : [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
+    }
+
+    private func encode16(_ value: UInt16) -> [UInt8] {
+        bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+    }
+
+    private func encode32(_ value: UInt32) -> [UInt8] {
+        let little = [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+        return bigEndian ? little.reversed() : little
+    }
+
+    /// Appends an IFD and returns its offset.
+    mutating func append(_ entries: [TIFFEntry]) -> UInt32 {
+        if bytes.count % 2 == 1 { bytes.append(0) }
+        let start = bytes.count
+        var dataOffset = start + 2 + 12 * entries.count + 4
+        var data: [UInt8] = []
+        bytes += encode16(UInt16(entries.count))
+        for entry in entries {
+            bytes += encode16(entry.tag) + encode16(entry.type) + encode32(entry.count)
+            if entry.value.count <= 4 {
+                bytes += entry.value + [UInt8](repeating: 0, count: 4 - entry.value.count)
+            } else {
+                bytes += encode32(UInt32(dataOffset))
+                data += entry.value
+                if entry.value.count % 2 == 1 { data.append(0) }
+                dataOffset += entry.value.count + entry.value.count % 2
+            }
+        }
+        bytes += encode32(0)
+        bytes += data
+        return UInt32(start)
+    }
+
+    /// Sets the value of pointer entry `tag` in the IFD at `ifd`.
+    mutating func patchPointer(_ tag: UInt16, inIFDAt ifd: UInt32, to value: UInt32) {
+        let start = Int(ifd)
+        let count = Int(
+            bigEndian
+                ? UInt16(bytes[start]) << 8 | UInt16(bytes[start + 1])
+                : UInt16(bytes[start + 1]) << 8 | UInt16(bytes[start]))
+        for index in 0..<count {
+            let at = start + 2 + 12 * index
+            if encode16(tag) == Array(bytes[at..<at + 2]) {
+                bytes.replaceSubrange(at + 8..<at + 12, with: encode32(value))
+            }
+        }
+    }
+}
