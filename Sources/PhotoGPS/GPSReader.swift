@@ -211,7 +211,10 @@ public struct GPSReader: Sendable {
     /// which is more than `payload.count` when the file ends inside the block.
     private func decodeExif(_ payload: [UInt8], declaredLength: Int) throws(PhotoGPSError) -> GPSReading {
         let truncated = payload.count < declaredLength
-        guard let tiff = TIFFStructure(payload[6...]) else {
+        let tiff: TIFFReader<MemorySource>
+        do {
+            tiff = try TIFFReader(source: MemorySource(storage: payload), base: 6)
+        } catch {
             throw truncated
                 ? .truncated("the file ends inside the EXIF block, at byte \(payload.count) of \(declaredLength)")
                 : .malformedEXIF("the EXIF block has no TIFF header")
@@ -220,7 +223,7 @@ public struct GPSReader: Sendable {
         let camera = block.camera()
         var warnings: [GPSWarning] = truncated ? [.truncatedExif(read: payload.count, declared: declaredLength)] : []
         let gpsOffset: UInt32
-        switch tiff.gpsPointer {
+        switch try tiff.lookup(CompactTIFF.gpsPointer, inIFDAt: tiff.firstIFD) {
         case .found(let offset, let type, let count):
             // An IFD pointer is one LONG (type 4) or IFD (type 13); anything else points nowhere.
             guard count == 1, type == 4 || type == 13 else {
@@ -237,7 +240,7 @@ public struct GPSReader: Sendable {
             warnings.append(.ifd0CutShort)
             return GPSReading(status: .noGPS, camera: camera, warnings: warnings)
         }
-        guard tiff.u16(at: Int(gpsOffset)) != nil else {
+        guard tiff.contains(ifdAt: gpsOffset) else {
             if truncated {
                 throw .truncated("the file ends inside the EXIF block, before its GPS IFD")
             }

@@ -96,6 +96,39 @@ struct TIFFReader<Source: ByteSource> {
         return entries
     }
 
+    /// What looking for a tag in an IFD found.
+    enum Lookup: Equatable {
+        /// The entry's value field read as a LONG (the shape of IFD pointers), with its type and count.
+        case found(UInt32, type: UInt16, count: UInt32)
+        /// Every entry was read and none has the tag.
+        case absent
+        /// The IFD runs past the end of the TIFF before the tag was found.
+        case cutShort
+    }
+
+    /// Looks for the first entry with tag `tag` in the IFD at `offset`, entry by entry, so that an
+    /// IFD cut short by the end of the data is told apart from one without the tag.
+    func lookup(_ tag: UInt16, inIFDAt offset: UInt32) throws(PhotoGPSError) -> Lookup {
+        let start = base + Int(offset)
+        guard start + 2 <= end else { return .cutShort }
+        let countBytes = try source.bytes(at: start, length: 2)
+        let count = Int(Self.u16(countBytes, 0, bigEndian))
+        for index in 0..<count {
+            let at = start + 2 + 12 * index
+            guard at + 12 <= end else { return .cutShort }
+            let entry = try source.bytes(at: at, length: 12)
+            if Self.u16(entry, 0, bigEndian) == tag {
+                return .found(
+                    Self.u32(entry, 8, bigEndian), type: Self.u16(entry, 2, bigEndian),
+                    count: Self.u32(entry, 4, bigEndian))
+            }
+        }
+        return .absent
+    }
+
+    /// Whether an IFD could start at `offset` (its entry count lies inside the TIFF).
+    func contains(ifdAt offset: UInt32) -> Bool { base + Int(offset) + 2 <= end }
+
     /// The LONG value of entry `tag` (an IFD pointer), if it is one LONG or IFD.
     func pointer(_ tag: UInt16, in entries: [TIFFEntry]) -> UInt32? {
         guard let entry = entries.first(where: { $0.tag == tag }), entry.count == 1,
