@@ -149,7 +149,7 @@ struct FileWalker {
         defer { closedir(stream) }
         var entries: [Entry] = []
         while let raw = readdir(stream) {
-            let name = withUnsafeBytes(of: raw.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            let name = entryName(raw)
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             if !hidden, name.first == 0x2E { continue }
             let type = raw.pointee.d_type
@@ -193,4 +193,14 @@ func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T 
 /// `stat(2)` on a byte path (following symbolic links); false on failure, with `errno` set.
 func statPath(_ path: [UInt8], _ info: inout stat) -> Bool {
     withCString(path) { stat($0, &info) } == 0
+}
+
+/// The name of a directory entry.
+///
+/// The kernel sizes each entry to its name, so `d_name` must be read up to its NUL only: copying
+/// the whole 256-byte array runs past the end of the last entry in readdir's buffer.
+func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    let name = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self)
+    return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
 }

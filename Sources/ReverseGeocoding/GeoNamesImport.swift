@@ -129,9 +129,9 @@ public struct GeoNamesImport: Sendable {
         defer { closedir(stream) }
         var found: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // d_name is read up to its NUL only: the kernel sizes each entry to its name.
+            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
             if isCitiesFile(name) { found.append(name) }
         }
         found.sort()

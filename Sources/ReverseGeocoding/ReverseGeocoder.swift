@@ -1,5 +1,4 @@
 import CGeoNamesData
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -20,11 +19,27 @@ public final class ReverseGeocoder: Sendable {
     /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
     private let owner: (any Sendable)?
     /// Names that many places share, decoded once: regions by index, other strings by offset.
-    private let shared = Mutex(SharedNames())
+    private let shared = SharedNames()
 
-    private struct SharedNames: Sendable {
+    /// The cache, behind a pthread mutex (which ThreadSanitizer understands, unlike the futex
+    /// inside `Synchronization.Mutex`).
+    private final class SharedNames: @unchecked Sendable {
+        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         var regions: [PlaceTable.Region?] = []
         var strings: [UInt32: String] = [:]
+
+        init() { pthread_mutex_init(mutex, nil) }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        func withLock<T>(_ body: (SharedNames) -> T) -> T {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(self)
+        }
     }
 
     /// The table compiled into this binary: GeoNames cities500 (see `phototag --version`).
