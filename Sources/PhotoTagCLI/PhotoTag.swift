@@ -206,6 +206,10 @@ struct Context {
             }
         }
 
+        /// Whether standard output's reader has gone (a closed pipe): the producer then stops.
+        /// Asked under the lock, since workers set it while writing.
+        var readerIsGone: Bool { lock.withLock { context.output.isClosed } }
+
         /// Tells the progress bar how many files the walk has found so far.
         func found(_ count: Int, final: Bool) {
             lock.withLock {
@@ -249,7 +253,7 @@ struct Context {
                 return Processed(record: record, rendered: formatter.render(.photo(record)))
             },
             deliver: run.deliver)
-        for file in options.files where !output.isClosed { pipeline.submit(file.bytes) }
+        for file in options.files where !run.readerIsGone { pipeline.submit(file.bytes) }
         pipeline.finish()
         run.end()
         if run.sawError { return PhotoTag.ExitStatus.unreadable }
@@ -295,10 +299,10 @@ struct Context {
         var walker = FileWalker(hidden: options.hidden, allFiles: options.allFiles)
         let roots = options.sort ? options.paths.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) } : options.paths
         var found = 0
-        for root in roots where !output.isClosed {
+        for root in roots where !run.readerIsGone {
             walker.walk(root.bytes) { item in
                 // The reader has gone (phototag scan … | head): stop walking, end quietly.
-                guard !output.isClosed else { return false }
+                guard !run.readerIsGone else { return false }
                 switch item {
                 case .file(let path):
                     found += 1
