@@ -265,6 +265,18 @@ def heic_xmp_item():
     return two_pass(make)
 
 
+def fuzz_iloc_zero_width_extents():
+    """Found by fuzzing: an iloc whose offset and length fields are 0 bytes wide, so extents cost
+    no bytes and 300 items x 65,535 extents fit in 2 KB (a loop of 20 million)."""
+    out = bytes([0x00, 0x00])  # offset_size 0, length_size 0, base_offset_size 0, reserved
+    out += struct.pack(">H", 300)  # item_count
+    for item in range(1, 301):  # each: item_ID, data_reference_index, 65,535 extents of 0 bytes
+        out += struct.pack(">HHH", item, 0, 0xFFFF)
+    meta = full_box(b"meta", 0, 0, HDLR_PICT + pitm(1) + iinf(0, [infe(1, b"hvc1"), infe(2, b"Exif")])
+                    + full_box(b"iloc", 0, 0, out))
+    return ftyp(b"heic", [b"mif1", b"heic"]) + meta
+
+
 def mvhd():
     """mvhd version 0: times 0, timescale 1000, duration 0, rate 1.0, volume 1.0, identity
     matrix, next_track_ID 1."""
@@ -406,6 +418,12 @@ def exif_app1(tiff):
 
 def xmp_app1(packet):
     return segment(0xE1, XMP_JPEG_HEADER + packet)
+
+
+def fuzz_xmp_deep_nesting():
+    """Found by fuzzing: an XMP packet of thousands of nested elements (namespace lookups went
+    quadratic); it must be rejected quickly as not well-formed."""
+    return jpeg(xmp_app1(b'<x:a xmlns:x="adobe:ns:meta/">' + b"<x:a>" * 4000))
 
 
 def jpeg_named_png():
@@ -705,6 +723,8 @@ FIXTURES = [
     ("avif-exif.avif", avif_exif),
     ("heic-no-exif.heic", heic_no_exif),
     ("heic-xmp-item.heic", heic_xmp_item),
+    ("fuzz-iloc-zero-width-extents.heic", fuzz_iloc_zero_width_extents),
+    ("fuzz-xmp-deep-nesting.jpg", fuzz_xmp_deep_nesting),
     ("mp4-video.heic", mp4_video),
     ("cr3-cmt4.cr3", cr3_cmt4),
     ("png-exif-before-idat.png", png_exif_before_idat),

@@ -156,6 +156,8 @@ struct HEIFItems<Source: ByteSource> {
         let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 0x0F), baseOffsetSize = Int(more >> 4)
         let indexSize = version >= 1 ? Int(more & 0x0F) : 0
         let itemCount = version < 2 ? Int(try reader.u16()) : Int(try reader.u32())
+        // Zero-sized fields read no bytes, so a box's size does not bound its extents: cap them.
+        var extentsRead = 0
         for _ in 0..<itemCount {
             let id = version < 2 ? UInt32(try reader.u16()) : try reader.u32()
             var construction = 0
@@ -164,6 +166,8 @@ struct HEIFItems<Source: ByteSource> {
             let baseOffset = try reader.sized(baseOffsetSize)
             let extentCount = Int(try reader.u16())
             var extents: [(Int, Int)] = []
+            extentsRead += extentCount
+            guard extentsRead <= 65_536 else { throw .malformedContainer("'iloc' lists more than 65,536 extents") }
             for _ in 0..<extentCount {
                 if indexSize > 0 { _ = try reader.sized(indexSize) }
                 extents.append((try reader.sized(offsetSize), try reader.sized(lengthSize)))
@@ -194,7 +198,8 @@ struct HEIFItems<Source: ByteSource> {
             case 1:
                 guard let idat else { throw .malformedContainer("item \(item) is in an 'idat' box that is missing") }
                 let length = extent.length == 0 ? idat.count - start : extent.length
-                guard start >= 0, length >= 0, start + length <= idat.count else {
+                guard start >= 0, length >= 0, start + length <= idat.count, bytes.count + length <= metadataLimit
+                else {
                     throw .malformedContainer("item \(item) lies outside the 'idat' box")
                 }
                 bytes += meta[(idat.lowerBound + start)..<(idat.lowerBound + start + length)]

@@ -162,6 +162,8 @@ enum XMP {
                 if capturing != nil { text += bytes }
             case .startTag(let name, let attributes, let selfClosing):
                 sawRoot = true
+                // Real packets nest a dozen levels; thousands would make namespace lookups slow.
+                guard open.count < 256 else { return nil }
                 var scope: [String: String] = [:]
                 for (key, value) in attributes where key.hasPrefix("xmlns:") {
                     scope[String(key.dropFirst(6))] = value

@@ -141,6 +141,13 @@ struct Expectation: CustomTestStringConvertible, Sendable {
             file: "xmp-invalid-exif.jpg", status: .located, latitude: 43.64253333333333, longitude: -79.38733333333333,
             warnings: ["GPSLatitude minutes has a zero denominator"], source: .xmp),
         .init(file: "xmp-dji-west.jpg", status: .located, latitude: 37.7749, longitude: -122.4194, source: .xmp),
+        // Regressions found by fuzzing (Fuzz/README.md): both once took seconds under the fuzzer.
+        .init(
+            file: "fuzz-iloc-zero-width-extents.heic", status: .error,
+            error: "malformed file: 'iloc' lists more than 65,536 extents"),
+        .init(
+            file: "fuzz-xmp-deep-nesting.jpg", status: .noGPS,
+            warnings: ["the XMP packet is not well-formed XML; its GPS values are not used"]),
     ]
 
     @Test(arguments: expectations)
