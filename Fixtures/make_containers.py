@@ -277,6 +277,19 @@ def fuzz_iloc_zero_width_extents():
     return ftyp(b"heic", [b"mif1", b"heic"]) + meta
 
 
+def fuzz_idat_offset_overflow():
+    """Found in review of the fuzzing campaign: an idat item whose base_offset + extent_offset
+    is near 2^63, so adding the length overflowed (a crash)."""
+    huge = 0x3FFF_FFFF_FFFF_FF00
+    out = bytes([8 << 4 | 8, 8 << 4 | 0])  # 8-byte offsets, lengths and base offsets
+    out += struct.pack(">H", 1)  # item_count
+    out += struct.pack(">HHH", 1, 1, 0)  # item 1, construction_method 1 (idat), data_reference_index
+    out += struct.pack(">QH", huge, 1) + struct.pack(">QQ", huge, huge)  # base_offset, 1 huge extent
+    meta = full_box(b"meta", 0, 0, HDLR_PICT + iinf(0, [infe(1, b"Exif")]) + full_box(b"iloc", 1, 0, out)
+                    + box(b"idat", bytes(16)))
+    return ftyp(b"heic", [b"mif1", b"heic"]) + meta
+
+
 def mvhd():
     """mvhd version 0: times 0, timescale 1000, duration 0, rate 1.0, volume 1.0, identity
     matrix, next_track_ID 1."""
@@ -624,6 +637,17 @@ def tiff_le():
     return data
 
 
+def fuzz_tiff_long_make():
+    """Found in review of the fuzzing campaign: 33,000-byte Make and Model strings. The compact
+    block once kept them and put the GPS IFD after them, past libexif's 64 KiB window."""
+    data, _ = tiff_file("II", [
+        ("ifd", "ifd0", strip_tags(1, 1) + [("Make", ASCII, "M" * 33000), ("Model", ASCII, "X" * 33000),
+                                            ("GPSInfoIFDPointer", LONG, [At("gps")])]),
+        ("ifd", "gps", gps_dms("N", dms(48, 30, 0), "E", dms(11, 15, 0))),
+        ("data", "strip", PIXEL)])
+    return data
+
+
 def tiff_be_gps_beyond_64k():
     # Moscow, Red Square. A 280x250 strip (70,000 bytes), then the Exif and GPS IFDs.
     data, offsets = tiff_file("MM", [
@@ -725,6 +749,8 @@ FIXTURES = [
     ("heic-xmp-item.heic", heic_xmp_item),
     ("fuzz-iloc-zero-width-extents.heic", fuzz_iloc_zero_width_extents),
     ("fuzz-xmp-deep-nesting.jpg", fuzz_xmp_deep_nesting),
+    ("fuzz-idat-offset-overflow.heic", fuzz_idat_offset_overflow),
+    ("fuzz-tiff-long-make.tif", fuzz_tiff_long_make),
     ("mp4-video.heic", mp4_video),
     ("cr3-cmt4.cr3", cr3_cmt4),
     ("png-exif-before-idat.png", png_exif_before_idat),

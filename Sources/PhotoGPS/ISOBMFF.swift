@@ -188,18 +188,24 @@ struct HEIFItems<Source: ByteSource> {
             let start = location.baseOffset &+ extent.offset
             switch location.construction {
             case 0:
-                let length = extent.length == 0 ? source.count - start : extent.length
-                guard start >= 0, length >= 0, start <= source.count, bytes.count + length <= metadataLimit else {
+                // Offsets come from the file: compare by subtraction, so no sum can overflow.
+                guard start >= 0, start <= source.count else {
                     throw .malformedContainer("item \(item) lies outside the file")
+                }
+                let length = extent.length == 0 ? source.count - start : extent.length
+                guard length >= 0, length <= metadataLimit - bytes.count else {
+                    throw .malformedContainer("item \(item) is larger than \(metadataLimit) bytes")
                 }
                 let read = try source.bytes(at: start, length: length)
                 guard read.count == length else { throw .truncated("the file ends inside item \(item)") }
                 bytes += read
             case 1:
                 guard let idat else { throw .malformedContainer("item \(item) is in an 'idat' box that is missing") }
+                guard start >= 0, start <= idat.count else {
+                    throw .malformedContainer("item \(item) lies outside the 'idat' box")
+                }
                 let length = extent.length == 0 ? idat.count - start : extent.length
-                guard start >= 0, length >= 0, start + length <= idat.count, bytes.count + length <= metadataLimit
-                else {
+                guard length >= 0, length <= idat.count - start, length <= metadataLimit - bytes.count else {
                     throw .malformedContainer("item \(item) lies outside the 'idat' box")
                 }
                 bytes += meta[(idat.lowerBound + start)..<(idat.lowerBound + start + length)]

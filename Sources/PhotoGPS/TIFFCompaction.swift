@@ -182,15 +182,25 @@ enum CompactTIFF {
         return build(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
     }
 
-    /// Writes the compact block from entries already read.
+    /// The GPS tags phototag reads (``GPSTags/Tag``), and GPSVersionID.
+    static let gpsTagsRead: Set<UInt16> = [
+        0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0C, 0x0D, 0x10, 0x11, 0x12, 0x1D, 0x1F,
+    ]
+
+    /// The largest value kept for any entry: every tag phototag reads is far smaller, and capping
+    /// them keeps the whole block inside libexif's 64 KiB window whatever the original holds.
+    static let valueLimit = 1024
+
+    /// Writes the compact block from entries already read: IFD0, then the GPS IFD, then the EXIF
+    /// IFD, each with only the tags phototag reads and no value over ``valueLimit`` bytes.
     static func build(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS) -> [UInt8] {
         var writer = IFDWriter(bigEndian: bigEndian)
-        let kept0 = ifd0.filter { $0.tag == 0x010F || $0.tag == 0x0110 }
-        let keptExif = exif.filter { $0.tag == 0x9003 || $0.tag == 0x9011 }
-        // IFD0 goes first at offset 8; its size is known, so the later IFDs' offsets are too.
+        let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
+        let kept0 = ifd0.filter { ($0.tag == 0x010F || $0.tag == 0x0110) && small($0) }
+        let keptExif = exif.filter { ($0.tag == 0x9003 || $0.tag == 0x9011) && small($0) }
+        // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
         var pointers: [TIFFEntry] = []
-        let exifPlaceholder = TIFFEntry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])
-        if !keptExif.isEmpty { pointers.append(exifPlaceholder) }
+        if !keptExif.isEmpty { pointers.append(TIFFEntry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
         switch gps {
         case .absent: break
         case .entries, .outOfBounds:
@@ -198,18 +208,21 @@ enum CompactTIFF {
         case .badPointer(let entry):
             pointers.append(entry)
         }
-        let first = (kept0 + pointers).sorted { $0.tag < $1.tag }
-        let ifd0Offset = writer.append(first)
-        var exifOffset: UInt32? = nil
-        if !keptExif.isEmpty { exifOffset = writer.append(keptExif.sorted { $0.tag < $1.tag }) }
-        var gpsOffset: UInt32? = nil
+        let ifd0Offset = writer.append((kept0 + pointers).sorted { $0.tag < $1.tag })
         switch gps {
-        case .entries(let entries): gpsOffset = writer.append(entries.sorted { $0.tag < $1.tag })
-        case .outOfBounds: gpsOffset = 0xFFFF_FFF0  // still outside the block, as it was outside the file
-        case .absent, .badPointer: break
+        case .entries(let entries):
+            let kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }.sorted { $0.tag < $1.tag }
+            writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
+        case .outOfBounds:
+            // Still outside the block, as it was outside the file: the reader reports it.
+            writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: 0xFFFF_FFF0)
+        case .absent, .badPointer:
+            break
         }
-        if let exifOffset { writer.patchPointer(exifPointer, inIFDAt: ifd0Offset, to: exifOffset) }
-        if let gpsOffset { writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: gpsOffset) }
+        if !keptExif.isEmpty {
+            writer.patchPointer(
+                exifPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
+        }
         return GPSReader.exifIdentifier + writer.bytes
     }
 }

@@ -148,6 +148,10 @@ struct Expectation: CustomTestStringConvertible, Sendable {
         .init(
             file: "fuzz-xmp-deep-nesting.jpg", status: .noGPS,
             warnings: ["the XMP packet is not well-formed XML; its GPS values are not used"]),
+        .init(
+            file: "fuzz-idat-offset-overflow.heic", status: .error,
+            error: "malformed file: item 1 lies outside the 'idat' box"),
+        .init(file: "fuzz-tiff-long-make.tif", status: .located, latitude: 48.5, longitude: 11.25),
     ]
 
     @Test(arguments: expectations)
