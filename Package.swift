@@ -22,9 +22,10 @@ let package = Package(
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
-        .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS"]),
-        .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding"]),
-        .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
+        .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
+        .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c2x

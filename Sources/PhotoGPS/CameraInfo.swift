@@ -34,22 +34,10 @@ public struct CameraInfo: Hashable, Sendable {
     /// `YYYY:MM:DD HH:MM:SS` → `YYYY-MM-DDTHH:MM:SS`, or `nil` when it is not a real moment.
     static func isoDateTime(_ text: String) -> String? {
         let b = Array(text.utf8)
-        guard b.count >= 19, b[4] == b[7], b[4] == UInt8(ascii: ":") || b[4] == UInt8(ascii: "-"),
+        guard b.count >= 19, let (year, month, day) = calendarDate(b),
             b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-            b[16] == UInt8(ascii: ":")
-        else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var result = 0
-            for byte in b[range] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                result = result * 10 + Int(byte - 0x30)
-            }
-            return result
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            year >= 1, (1...12).contains(month), day >= 1,
-            day <= GPSFix.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
+            b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13), let minute = decimalDigits(b, 14..<16),
+            let second = decimalDigits(b, 17..<19), hour < 24, minute < 60, second < 61
         else { return nil }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
     }

@@ -256,22 +256,11 @@ extension GPSFix {
             return nil
         }
         let bytes = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            var result = 0
-            for byte in bytes[range] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                result = result * 10 + Int(byte - 0x30)
-            }
-            return result
-        }
-        guard bytes.count == 10, bytes[4] == bytes[7], bytes[4] == UInt8(ascii: ":") || bytes[4] == UInt8(ascii: "-"),
-            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-            year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
-        else {
+        guard bytes.count == 10, let date = calendarDate(bytes) else {
             warnings.append(.badDate(text))
             return nil
         }
-        return (year, month, day)
+        return date
     }
 
     /// The number of days in a month of the proleptic Gregorian calendar.
@@ -323,4 +312,26 @@ extension GPSFix {
     private static func describe(_ parts: [Rational]) -> String {
         parts.map { $0.denominator == 1 ? "\($0.numerator)" : $0.description }.joined(separator: ":")
     }
+}
+
+/// The value of the decimal digits `bytes[range]`, or `nil` if any byte is not a digit.
+func decimalDigits(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+    guard range.upperBound <= bytes.count else { return nil }
+    var result = 0
+    for byte in bytes[range] {
+        guard (0x30...0x39).contains(byte) else { return nil }
+        result = result * 10 + Int(byte - 0x30)
+    }
+    return result
+}
+
+/// A real day from `YYYY:MM:DD` or `YYYY-MM-DD` at the start of `bytes` (EXIF writes colons,
+/// some writers dashes), or `nil` for anything else, including days that do not exist.
+func calendarDate(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int)? {
+    guard bytes.count >= 10, bytes[4] == bytes[7], bytes[4] == UInt8(ascii: ":") || bytes[4] == UInt8(ascii: "-"),
+        let year = decimalDigits(bytes, 0..<4), let month = decimalDigits(bytes, 5..<7),
+        let day = decimalDigits(bytes, 8..<10), year >= 1, (1...12).contains(month), day >= 1,
+        day <= GPSFix.daysIn(month: month, year: year)
+    else { return nil }
+    return (year, month, day)
 }

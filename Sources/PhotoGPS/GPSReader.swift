@@ -109,19 +109,9 @@ public struct GPSReader: Sendable {
             let block = try CompactTIFF.block(from: TIFFReader(source: source))
             return try decodeExif(block, declaredLength: block.count)
         case .png:
-            let chunks = try PNGChunks.read(source, wantXMP: false)
-            return try withXMPFallback(
-                try chunks.exif.map(exifPayload(fromTIFF:)).map { block throws(PhotoGPSError) in
-                    try decodeExif(block, declaredLength: block.count)
-                }
-            ) { () throws(PhotoGPSError) in try PNGChunks.read(source, wantXMP: true).xmp }
+            return try readChunks { wantXMP throws(PhotoGPSError) in try PNGChunks.read(source, wantXMP: wantXMP) }
         case .webp:
-            let chunks = try WebPChunks.read(source, wantXMP: false)
-            return try withXMPFallback(
-                try chunks.exif.map(exifPayload(fromTIFF:)).map { block throws(PhotoGPSError) in
-                    try decodeExif(block, declaredLength: block.count)
-                }
-            ) { () throws(PhotoGPSError) in try WebPChunks.read(source, wantXMP: true).xmp }
+            return try readChunks { wantXMP throws(PhotoGPSError) in try WebPChunks.read(source, wantXMP: wantXMP) }
         case .heif:
             guard let items = try HEIFItems(source: source) else { return GPSReading(status: .noGPS) }
             var reading: GPSReading? = nil
@@ -136,6 +126,19 @@ public struct GPSReader: Sendable {
         case .unsupported(let kind):
             throw .unsupportedFormat(kind)
         }
+    }
+
+    /// Reads a chunked container (PNG, WebP): its EXIF chunk first, and only when that gives no
+    /// usable position a second walk that also collects the XMP chunk.
+    private func readChunks(
+        _ walk: (_ wantXMP: Bool) throws(PhotoGPSError) -> ChunkMetadata
+    ) throws(PhotoGPSError) -> GPSReading {
+        var reading: GPSReading? = nil
+        if let exif = try walk(false).exif {
+            let block = try exifPayload(fromTIFF: exif)
+            reading = try decodeExif(block, declaredLength: block.count)
+        }
+        return try withXMPFallback(reading) { () throws(PhotoGPSError) in try walk(true).xmp }
     }
 
     /// Reads a JPEG's marker segments up to the EXIF APP1; only when EXIF has no usable position

@@ -11,17 +11,30 @@ func errnoText(_ code: Int32 = errno) -> String {
     return message.prefix(1).lowercased() + message.dropFirst()
 }
 
-/// A whole file read into memory (import dumps, which are parsed line by line anyway).
-func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
+/// Opens a regular file for reading; returns its descriptor (the caller closes it) and size.
+private func openRegularFile(_ path: String) throws(ReverseGeocodingError) -> (descriptor: Int32, size: Int) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .cannotRead(path: path, reason: errnoText()) }
-    defer { close(descriptor) }
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, reason: errnoText()) }
-    guard info.st_mode & S_IFMT == S_IFREG else { throw .cannotRead(path: path, reason: "not a regular file") }
+    guard fstat(descriptor, &info) == 0 else {
+        let reason = errnoText()
+        close(descriptor)
+        throw .cannotRead(path: path, reason: reason)
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+        close(descriptor)
+        throw .cannotRead(path: path, reason: "not a regular file")
+    }
+    return (descriptor, Int(info.st_size))
+}
+
+/// A whole file read into memory (import dumps, which are parsed line by line anyway).
+func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
+    let (descriptor, size) = try openRegularFile(path)
+    defer { close(descriptor) }
     var bytes = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    bytes.reserveCapacity(Int(info.st_size))
+    bytes.reserveCapacity(size)
     while true {
         let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         if got > 0 {
@@ -66,13 +79,8 @@ final class MappedFile: Sendable {
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 
     init(path: String) throws(ReverseGeocodingError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotRead(path: path, reason: errnoText()) }
+        let (descriptor, size) = try openRegularFile(path)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path: path, reason: errnoText()) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw .cannotRead(path: path, reason: "not a regular file") }
-        let size = Int(info.st_size)
         guard size > 0 else { throw .notAPlaceTable(path: path, reason: "empty file") }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             throw .cannotRead(path: path, reason: errnoText())

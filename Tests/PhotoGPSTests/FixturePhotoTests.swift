@@ -1,17 +1,7 @@
+import TestSupport
 import Testing
 
 @testable import PhotoGPS
-
-/// The project's own fixtures, found from this file's path (no SwiftPM resources).
-enum Fixtures {
-    static let root: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/PhotoGPSTests/FixturePhotoTests.swift
-        return parts.joined(separator: "/") + "/Fixtures"
-    }()
-
-    static func photo(_ name: String) -> String { "\(root)/photos/\(name)" }
-}
 
 /// What a fixture photo must yield, field by field.
 struct Expectation: CustomTestStringConvertible, Sendable {

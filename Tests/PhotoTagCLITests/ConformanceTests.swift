@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The shared dev corpus of real photos (`../shared/corpus/dev`, beside the repository, or the

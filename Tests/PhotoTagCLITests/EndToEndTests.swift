@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `phototag` binary, run as users run it, against golden files in `Fixtures/expected/`.

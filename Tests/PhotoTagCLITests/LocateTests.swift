@@ -1,20 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PhotoTagCLI
-
-/// The project's own fixtures, found from this file's path.
-enum Fixtures {
-    static let root: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/PhotoTagCLITests/LocateTests.swift
-        return parts.joined(separator: "/") + "/Fixtures"
-    }()
-
-    static func photo(_ name: String) -> String { "\(root)/photos/\(name)" }
-    /// A place table of eight places built from `Fixtures/geonames/` (see its README).
-    static let places = root + "/geonames/test.places"
-}
 
 /// Runs phototag in-process and returns (status, stdout, stderr).
 func run(_ arguments: String...) -> (status: Int32, output: String, errors: String) {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import PhotoTagCLI
@@ -182,17 +183,5 @@ import Testing
             if Int.random(in: 0..<5, using: &random) == 0 { text += "e\(Int.random(in: -30...30, using: &random))" }
             #expect(parseDecimal(text) == Double(text), "\(text)")
         }
-    }
-}
-
-/// A seeded generator (SplitMix64), so every run tests the same values.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,18 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PhotoTagCLI
 
 /// `phototag places import`, `places info`, `--places` and `--version`.
 @Suite struct PlacesCommandTests {
-    static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "phototag-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test func importReportsWhatItReadAndSkippedAndRebuildsTheFixtureTableExactly() throws {
-        let directory = try Self.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let output = directory + "/test.places"
         let result = run(

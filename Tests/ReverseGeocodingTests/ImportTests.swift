@@ -1,16 +1,8 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ReverseGeocoding
-
-enum Fixtures {
-    static let root: String = {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/ReverseGeocodingTests/ImportTests.swift
-        return parts.joined(separator: "/") + "/Fixtures"
-    }()
-    static let geonames = root + "/geonames"
-}
 
 /// `phototag places import`'s core, on the tiny dumps in `Fixtures/geonames/`.
 @Suite struct ImportTests {
@@ -189,10 +181,4 @@ enum Fixtures {
             }
         }
     }
-}
-
-func makeTemporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "phototag-tests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
 }

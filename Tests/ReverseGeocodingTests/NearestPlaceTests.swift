@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ReverseGeocoding
@@ -7,18 +8,6 @@ import Testing
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// A seeded generator (SplitMix64), so every run tests the same points.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random points that stress a geocoder: uniform on the sphere, crowded at both poles, on both
 /// sides of ±180°, and exact duplicates.

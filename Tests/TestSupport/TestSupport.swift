@@ -1,0 +1,53 @@
+// What every test target shares: where the fixtures are, a seeded random generator, files.
+import Foundation
+
+/// The project's own fixtures, found from this file's path (no SwiftPM resources).
+public enum Fixtures {
+    /// The `Fixtures` folder.
+    public static let root: String = {
+        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/TestSupport/TestSupport.swift
+        return parts.joined(separator: "/") + "/Fixtures"
+    }()
+
+    /// A photo of `Fixtures/photos/`.
+    public static func photo(_ name: String) -> String { "\(root)/photos/\(name)" }
+
+    /// The tiny GeoNames dumps of `Fixtures/geonames/`.
+    public static let geonames = root + "/geonames"
+
+    /// The eight-place table built from them (see `Fixtures/README.md`).
+    public static let places = root + "/geonames/test.places"
+}
+
+/// A seeded generator (SplitMix64), so every run tests the same values.
+public struct SeededGenerator: RandomNumberGenerator {
+    public var state: UInt64
+
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fresh temporary directory; the caller removes it.
+public func makeTemporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "phototag-tests-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// A whole file's bytes.
+public func readWholeFile(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// The names in a directory.
+public func listDirectory(_ path: String) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: path)
+}
