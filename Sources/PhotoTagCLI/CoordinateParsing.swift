@@ -20,24 +20,35 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
 }
 
 /// Reads `lat,lon`, `lat<TAB>lon` or `lat lon` (spaces around the separator allowed).
-func parseCoordinate(_ bytes: some Collection<UInt8>) -> Result<Coordinate, CoordinateProblem> {
-    let line = trimmed(ArraySlice(bytes))
-    let separator: UInt8? =
-        line.contains(UInt8(ascii: ",")) ? UInt8(ascii: ",") : (line.contains(0x09) ? 0x09 : nil)
-    var fields: [ArraySlice<UInt8>]
-    if let separator {
-        fields = line.split(separator: separator, omittingEmptySubsequences: false).map(trimmed)
+///
+/// Nothing is allocated unless the line is rejected: `geocode` reads millions of lines.
+func parseCoordinate(_ bytes: ArraySlice<UInt8>) -> Result<Coordinate, CoordinateProblem> {
+    let line = trimmed(bytes)
+    func shape() -> CoordinateProblem { .shape(String(decoding: line, as: UTF8.self)) }
+    var first: ArraySlice<UInt8>, second: ArraySlice<UInt8>
+    if let split = line.firstIndex(of: UInt8(ascii: ",")) ?? line.firstIndex(of: 0x09) {
+        let separator = line[split]
+        first = trimmed(line[..<split])
+        second = trimmed(line[(split + 1)...])
+        guard !second.contains(separator) else { return .failure(shape()) }
+    } else if let split = line.firstIndex(of: 0x20) {
+        first = line[..<split]
+        second = trimmed(line[split...])
+        guard !second.contains(0x20) else { return .failure(shape()) }
     } else {
-        fields = line.split(whereSeparator: { $0 == 0x20 }).map { $0 }
+        return .failure(shape())
     }
-    guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {
-        return .failure(.shape(String(decoding: line, as: UTF8.self)))
+    guard !first.isEmpty, !second.isEmpty else { return .failure(shape()) }
+    guard let latitude = parseDecimal(first) else {
+        return .failure(.notANumber(String(decoding: first, as: UTF8.self)))
     }
-    let texts = fields.map { String(decoding: $0, as: UTF8.self) }
-    guard let latitude = parseDecimal(fields[0]) else { return .failure(.notANumber(texts[0])) }
-    guard let longitude = parseDecimal(fields[1]) else { return .failure(.notANumber(texts[1])) }
-    guard abs(latitude) <= 90 else { return .failure(.latitudeOutOfRange(texts[0])) }
-    guard abs(longitude) <= 180 else { return .failure(.longitudeOutOfRange(texts[1])) }
+    guard let longitude = parseDecimal(second) else {
+        return .failure(.notANumber(String(decoding: second, as: UTF8.self)))
+    }
+    guard abs(latitude) <= 90 else { return .failure(.latitudeOutOfRange(String(decoding: first, as: UTF8.self))) }
+    guard abs(longitude) <= 180 else {
+        return .failure(.longitudeOutOfRange(String(decoding: second, as: UTF8.self)))
+    }
     return .success(Coordinate(latitude: latitude, longitude: longitude)!)
 }
 

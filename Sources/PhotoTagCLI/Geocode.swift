@@ -16,7 +16,14 @@ extension Context {
             workers: processorCount())
         output.write(formatter.header())
         if !options.coordinates.isEmpty {
-            run.process(options.coordinates.map { Line(number: nil, bytes: $0.bytes[...]) })
+            let joined: [UInt8] = options.coordinates.flatMap { $0.bytes + [UInt8(0x0A)] }
+            var start = 0
+            var lines: [Line] = []
+            for argument in options.coordinates {
+                lines.append(Line(number: nil, range: start..<start + argument.bytes.count))
+                start += argument.bytes.count + 1
+            }
+            run.process(lines, in: joined)
         } else {
             var pending: [UInt8] = []
             var number = 0
@@ -30,38 +37,40 @@ extension Context {
                 while start <= lastNewline {
                     let end = pending[start...lastNewline].firstIndex(of: 0x0A)!
                     number += 1
-                    lines.append(Line(number: number, bytes: pending[start..<end]))
+                    lines.append(Line(number: number, range: start..<end))
                     start = end + 1
                 }
-                run.process(lines)
+                run.process(lines, in: pending)
                 pending.removeFirst(lastNewline + 1)
                 output.flush()
             }
             if !pending.isEmpty {
                 number += 1
-                run.process([Line(number: number, bytes: pending[...])])
+                run.process([Line(number: number, range: 0..<pending.count)], in: pending)
             }
         }
-        output.write(formatter.footer(count: run.emitter.count))
+        output.write(formatter.footer(count: run.written))
         if run.rejected { return PhotoTag.ExitStatus.unreadable }
         return run.placeless ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }
 
-    /// One input line (or argument) and its number on standard input.
+    /// One input line (or argument): where it is in the batch's bytes, and its number on
+    /// standard input.
     struct Line: Sendable {
         var number: Int?
-        var bytes: ArraySlice<UInt8>
+        var range: Range<Int>
     }
 }
 
-/// The state of one `geocode` run: where the header is, what went wrong, the emitter.
+/// The state of one `geocode` run: where the header is, what went wrong, how many records.
 struct GeocodeRun {
     let context: Context
     let options: GeocodeOptions
     let formatter: RecordFormatter
     let geocoder: ReverseGeocoder?
     let workers: Int
-    var emitter: RecordEmitter
+    /// How many records have been written (they number the JSON separators).
+    var written = 0
     /// Whether a line with content has been seen (the first one may be a header).
     var sawContent = false
     var rejected = false
@@ -75,16 +84,23 @@ struct GeocodeRun {
         self.formatter = formatter
         self.geocoder = geocoder
         self.workers = workers
-        emitter = RecordEmitter(formatter: formatter)
+    }
+
+    /// What rendering part of a batch gave: its output bytes, its rejected lines, and whether a
+    /// coordinate had no place.
+    struct Part: @unchecked Sendable {  // each part is written by one thread, then read by one
+        var bytes = ByteBuffer(capacity: 1 << 16)
+        var rejections: [(line: Int?, reason: String)] = []
+        var placeless = false
     }
 
     /// Parses, looks up, renders and writes a batch of lines, in order.
-    mutating func process(_ lines: [Context.Line]) {
+    mutating func process(_ lines: [Context.Line], in bytes: [UInt8]) {
         // Drop blank lines and the header, serially (only the first line with content can be one).
         var kept: [Context.Line] = []
         kept.reserveCapacity(lines.count)
         for line in lines {
-            let content = trimmed(line.bytes)
+            let content = trimmed(bytes[line.range])
             if content.isEmpty { continue }
             if !sawContent, line.number != nil {
                 sawContent = true
@@ -96,55 +112,63 @@ struct GeocodeRun {
             }
             kept.append(line)
         }
-        let results = render(kept)
-        for (record, rendered) in results {
-            if let error = record.error {
+        for part in render(kept, in: bytes, startingAt: written) {
+            for (line, reason) in part.rejections {
                 rejected = true
                 if !options.output.quiet {
-                    let position = record.line.map { "line \($0): " } ?? ""
-                    context.errors.write("phototag: \(position)\(error)\n")
+                    context.errors.write("phototag: \(line.map { "line \($0): " } ?? "")\(reason)\n")
                 }
-            } else if record.place.nearest == nil, !options.place.skip {
-                placeless = true
             }
-            context.output.write(emitter.emit(rendered))
+            placeless = placeless || part.placeless
+            part.bytes.withUnsafeBytes { context.output.write($0) }
         }
+        written += kept.count
     }
 
-    /// The records of `lines`, rendered; split across the cores when there are many lines.
-    private func render(_ lines: [Context.Line]) -> [(CoordinateRecord, RecordFormatter.Rendered)] {
+    /// Renders `lines` straight into one buffer per part, split across the cores when there are
+    /// many (records are numbered from `first`, for the separators).
+    private func render(_ lines: [Context.Line], in bytes: [UInt8], startingAt first: Int) -> [Part] {
         let geocoder = geocoder, place = options.place, formatter = formatter
-        @Sendable func one(_ line: Context.Line) -> (CoordinateRecord, RecordFormatter.Rendered) {
-            var record = CoordinateRecord(line: line.number)
-            switch parseCoordinate(line.bytes) {
-            case .success(let coordinate):
-                record.coordinate = coordinate
-                record.place = place.lookUp(coordinate, in: geocoder)
-            case .failure(let problem):
-                record.error = problem.description
+        // JSON is written straight from the table's bytes; the other formats need the strings.
+        let borrowed = [.json, .ndjson, .geojson].contains(formatter.format)
+        @Sendable func part(_ range: Range<Int>) -> Part {
+            var result = Part()
+            for index in range {
+                let line = lines[index]
+                var record = CoordinateRecord(line: line.number)
+                switch parseCoordinate(bytes[line.range]) {
+                case .success(let coordinate):
+                    record.coordinate = coordinate
+                    record.place = place.lookUp(coordinate, in: geocoder, borrowed: borrowed)
+                    if !record.place.found, !place.skip { result.placeless = true }
+                case .failure(let problem):
+                    record.error = problem.description
+                    result.rejections.append((line.number, problem.description))
+                }
+                formatter.append(.coordinate(record), at: first + index, to: result.bytes)
             }
-            return (record, formatter.render(.coordinate(record)))
+            return result
         }
-        guard workers > 1, lines.count >= 2048 else { return lines.map(one) }
-        let parts = workers
+        guard workers > 1, lines.count >= 2048 else { return [part(0..<lines.count)] }
+        // Four parts per core, so that a core that finishes early takes another part.
+        let parts = 4 * workers
         let size = (lines.count + parts - 1) / parts
-        let results = ResultSlots<(CoordinateRecord, RecordFormatter.Rendered)>(count: parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let range = min(lines.count, part * size)..<min(lines.count, (part + 1) * size)
-            results.set(part, lines[range].map(one))
+        let results = ResultSlots<Part>(count: parts)
+        DispatchQueue.concurrentPerform(iterations: parts) { index in
+            results.set(index, part(min(lines.count, index * size)..<min(lines.count, (index + 1) * size)))
         }
-        return results.joined()
+        return results.all()
     }
 }
 
 /// One slot per parallel part, each written by exactly one thread.
 final class ResultSlots<T>: @unchecked Sendable {
-    private var slots: [[T]]
+    private var slots: [T?]
     private let lock = Lock()
 
-    init(count: Int) { slots = Array(repeating: [], count: count) }
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ index: Int, _ values: [T]) { lock.withLock { slots[index] = values } }
+    func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value } }
 
-    func joined() -> [T] { lock.withLock { slots.flatMap { $0 } } }
+    func all() -> [T] { lock.withLock { slots.compactMap { $0 } } }
 }

@@ -292,7 +292,7 @@ struct OptionReader {
     }
 
     func coordinate(_ value: String, option: String) throws(UsageError) -> Coordinate {
-        switch parseCoordinate(Array(value.utf8)) {
+        switch parseCoordinate(Array(value.utf8)[...]) {
         case .success(let coordinate): return coordinate
         case .failure(let reason): throw error("option '\(option)' needs LAT,LON: \(reason)")
         }

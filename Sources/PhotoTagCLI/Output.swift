@@ -7,7 +7,7 @@
 /// Where a command writes its bytes: standard output or error, or memory in tests.
 public protocol OutputSink: AnyObject {
     /// Queues bytes for writing. Once the reader has gone away (a closed pipe), this does nothing.
-    func write(_ bytes: [UInt8])
+    func write(_ bytes: UnsafeRawBufferPointer)
     /// Writes out everything queued.
     func flush()
     /// Whether the reader has gone away (`EPIPE`); commands stop early when it has.
@@ -17,6 +17,7 @@ public protocol OutputSink: AnyObject {
 }
 
 extension OutputSink {
+    func write(_ bytes: [UInt8]) { bytes.withUnsafeBytes { write($0) } }
     func write(_ text: String) { write(Array(text.utf8)) }
 }
 
@@ -38,29 +39,37 @@ public final class FileSink: OutputSink {
 
     deinit { flush() }
 
-    public func write(_ bytes: [UInt8]) {
+    public func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
+        guard bytes.count < 1 << 16 else {
+            // A big block (a batch of geocode records) goes out as it is, not through the buffer.
+            flush()
+            writeAll(bytes)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     public func flush() {
         guard !isClosed else { return }
+        buffer.withUnsafeBytes { writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// `write(2)` until everything is out, or until the reader has gone.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var written = 0
-        buffer.withUnsafeBytes { raw in
-            while written < raw.count {
-                let result = systemWrite(descriptor, raw.baseAddress! + written, raw.count - written)
-                if result > 0 {
-                    written += result
-                } else if result < 0, errno == EINTR {
-                    continue
-                } else {
-                    isClosed = true
-                    return
-                }
+        while written < bytes.count, !isClosed {
+            let result = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if result > 0 {
+                written += result
+            } else if result < 0, errno == EINTR {
+                continue
+            } else {
+                isClosed = true
             }
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 }
 
@@ -72,7 +81,7 @@ public final class MemorySink: OutputSink {
 
     public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
 
-    public func write(_ bytes: [UInt8]) { self.bytes += bytes }
+    public func write(_ bytes: UnsafeRawBufferPointer) { self.bytes += bytes }
     public func flush() {}
 
     /// The output decoded as UTF-8.

@@ -7,8 +7,17 @@ struct PlaceResult: Sendable {
     var nearest: PlaceMatch?
     /// The k nearest (with `--nearest k`), nearest first; `nil` when not asked for.
     var nearby: [PlaceMatch]?
+    /// The nearest place borrowed from the table, instead of ``nearest``, where records are
+    /// written straight to JSON (`geocode`): no strings are made for it.
+    var view: PlaceView.Match?
 
     static let none = PlaceResult()
+
+    /// Whether a place was found.
+    var found: Bool { nearest != nil || view != nil }
+
+    /// The nearest place, made from the view if need be.
+    var nearestMatch: PlaceMatch? { nearest ?? view?.placeMatch }
 }
 
 /// One photo's record.
@@ -36,9 +45,13 @@ enum Record: Sendable {
 }
 
 extension PlaceOptions {
-    /// Looks up the places for a coordinate under these options.
-    func lookUp(_ coordinate: Coordinate, in geocoder: ReverseGeocoder?) -> PlaceResult {
+    /// Looks up the places for a coordinate under these options; with `borrowed`, the nearest
+    /// place as a view of the table (for JSON written straight from it).
+    func lookUp(_ coordinate: Coordinate, in geocoder: ReverseGeocoder?, borrowed: Bool = false) -> PlaceResult {
         guard !skip, let geocoder else { return .none }
+        if borrowed, nearest == nil {
+            return PlaceResult(view: geocoder.nearestPlaceView(to: coordinate, filter: filter))
+        }
         if let nearest {
             let nearby = geocoder.nearestPlaces(to: coordinate, count: nearest, filter: filter)
             return PlaceResult(nearest: nearby.first, nearby: nearby)
@@ -125,7 +138,11 @@ extension CoordinateRecord {
         json.key("longitude")
         json.number(coordinate?.longitude)
         json.key("place")
-        writePlace(place.nearest, to: &json)
+        if let view = place.view {
+            writePlace(view, to: &json)
+        } else {
+            writePlace(place.nearest, to: &json)
+        }
         if nearby {
             json.key("nearby")
             writeNearby(place.nearby, to: &json)
@@ -168,7 +185,43 @@ func writePlace(_ match: PlaceMatch?, to json: inout JSONWriter) {
     json.key("longitude")
     json.number(place.longitude)
     json.key("distanceKm")
-    json.number(roundedDistance(match.distanceKm))
+    json.metres(match.distanceKm)
+    json.key("bearing")
+    json.integer(roundedBearing(match.bearing))
+    json.endObject()
+}
+
+/// Writes a place borrowed from the table: the same object as ``writePlace(_:to:)-(PlaceMatch?,_)``,
+/// its text copied from the table's bytes.
+func writePlace(_ match: PlaceView.Match, to json: inout JSONWriter) {
+    let place = match.view
+    json.beginObject()
+    json.key("geonameId")
+    json.integer(place.geonameId)
+    json.key("name")
+    json.string(utf8: place.name)
+    json.key("asciiName")
+    json.string(utf8: place.asciiName)
+    json.key("admin1")
+    json.string(utf8: place.admin1)
+    json.key("admin2")
+    json.string(utf8: place.admin2)
+    json.key("countryCode")
+    json.string(utf8: place.countryCode)
+    json.key("country")
+    json.string(utf8: place.country)
+    json.key("timezone")
+    json.string(utf8: place.timezone)
+    json.key("population")
+    json.integer(place.population)
+    json.key("featureCode")
+    json.string(utf8: place.featureCode)
+    json.key("latitude")
+    json.number(place.latitude)
+    json.key("longitude")
+    json.number(place.longitude)
+    json.key("distanceKm")
+    json.metres(match.distanceKm)
     json.key("bearing")
     json.integer(roundedBearing(match.bearing))
     json.endObject()
@@ -214,7 +267,7 @@ extension PhotoRecord {
 
 extension CoordinateRecord {
     var csvFields: [String?] {
-        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearest) + [
+        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch) + [
             error, line.map(String.init),
         ]
     }

@@ -33,47 +33,88 @@ struct RecordFormatter: Sendable {
     }
 
     func render(_ record: Record) -> Rendered {
+        guard format != .text else { return renderText(record) }
+        let out = ByteBuffer(capacity: 1024)
+        writeBody(record, to: out)
+        return Rendered(bytes: out.bytes)
+    }
+
+    /// Appends a record that has no column to align (any record but a photo in text) with its
+    /// separator, given its position in the output: rendering and separating in one step, so
+    /// that `geocode` can write records straight into one buffer per core.
+    func append(_ record: Record, at index: Int, to out: ByteBuffer) {
+        out.append(contentsOf: separator(at: index))
+        if format == .text {
+            let rendered = renderText(record)
+            out.append(contentsOf: rendered.bytes)
+            out.append(0x0A)
+            for line in rendered.more {
+                out.append(line)
+                out.append(0x0A)
+            }
+        } else {
+            writeBody(record, to: out)
+            if format == .ndjson { out.append(0x0A) }
+        }
+    }
+
+    /// What goes before the record at `index` in the output.
+    func separator(at index: Int) -> [UInt8] {
         switch format {
-        case .text: return renderText(record)
+        case .json: index == 0 ? Array("[\n  ".utf8) : Array(",\n  ".utf8)
+        case .geojson: index == 0 ? [0x0A] : [0x2C, 0x0A]
+        case .text, .ndjson, .csv: []
+        }
+    }
+
+    /// The record in a structured format, without separators.
+    private func writeBody(_ record: Record, to out: ByteBuffer) {
+        switch format {
+        case .text:
+            out.append(contentsOf: renderText(record).bytes)
         case .json, .ndjson:
-            var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0)
+            var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0, into: out)
             write(record, to: &json)
-            return Rendered(bytes: json.bytes)
         case .csv:
             switch record {
-            case .photo(let photo): return Rendered(bytes: csvRow(photo.csvFields))
-            case .coordinate(let point): return Rendered(bytes: csvRow(point.csvFields))
+            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields))
+            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields))
             }
         case .geojson:
-            var json = JSONWriter(pretty: false)
+            var json = JSONWriter(pretty: false, into: out)
+            writeFeature(record, to: &json)
+        }
+    }
+
+    /// A GeoJSON Feature: the position as a Point (`[longitude, latitude, altitude?]`, RFC 7946),
+    /// the record as its properties.
+    private func writeFeature(_ record: Record, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("type")
+        json.string("Feature")
+        json.key("geometry")
+        var position: (Double, Double, Double?)? = nil
+        switch record {
+        case .photo(let photo): position = photo.reading.fix.map { ($0.longitude, $0.latitude, $0.altitude) }
+        case .coordinate(let point): position = point.coordinate.map { ($0.longitude, $0.latitude, nil) }
+        }
+        if let (longitude, latitude, altitude) = position {
             json.beginObject()
             json.key("type")
-            json.string("Feature")
-            json.key("geometry")
-            var position: (Double, Double, Double?)? = nil
-            switch record {
-            case .photo(let photo): position = photo.reading.fix.map { ($0.longitude, $0.latitude, $0.altitude) }
-            case .coordinate(let point): position = point.coordinate.map { ($0.longitude, $0.latitude, nil) }
-            }
-            if let (longitude, latitude, altitude) = position {
-                json.beginObject()
-                json.key("type")
-                json.string("Point")
-                json.key("coordinates")
-                json.beginArray()
-                json.number(longitude)
-                json.number(latitude)
-                if let altitude { json.number(altitude) }
-                json.endArray()
-                json.endObject()
-            } else {
-                json.null()
-            }
-            json.key("properties")
-            write(record, to: &json)
+            json.string("Point")
+            json.key("coordinates")
+            json.beginArray()
+            json.number(longitude)
+            json.number(latitude)
+            if let altitude { json.number(altitude) }
+            json.endArray()
             json.endObject()
-            return Rendered(bytes: json.bytes)
+        } else {
+            json.null()
         }
+        json.key("properties")
+        write(record, to: &json)
+        json.endObject()
     }
 
     private func write(_ record: Record, to json: inout JSONWriter) {
@@ -108,7 +149,7 @@ struct RecordFormatter: Sendable {
             } else {
                 let coordinate = point.coordinate!
                 line = style.paint(padded(coordinateText(coordinate.latitude, coordinate.longitude), 23), "32")
-                line += "  " + (point.place.nearest.map(placeLabel) ?? style.paint("no place", "2"))
+                line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint("no place", "2"))
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
         }
@@ -170,17 +211,12 @@ struct RecordEmitter {
                 bytes += line.utf8
                 bytes.append(0x0A)
             }
-        case .json:
-            bytes += Array((count == 0 ? "[\n  " : ",\n  ").utf8)
+        case .json, .geojson, .csv:
+            bytes += formatter.separator(at: count)
             bytes += rendered.bytes
         case .ndjson:
             bytes += rendered.bytes
             bytes.append(0x0A)
-        case .csv:
-            bytes += rendered.bytes
-        case .geojson:
-            bytes += Array((count == 0 ? "\n" : ",\n").utf8)
-            bytes += rendered.bytes
         }
         return bytes
     }

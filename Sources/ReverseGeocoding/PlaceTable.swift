@@ -81,12 +81,47 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
     func string(at offset: UInt32) -> String? {
+        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
+    /// 0 (none) or an offset outside the pool.
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
         let start = Int(offset)
         guard start != 0, start + 2 <= strings.count else { return nil }
         let length = Int(strings[start]) | Int(strings[start + 1]) << 8
         guard start + 2 + length <= strings.count else { return nil }
-        return String(
-            decoding: UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
+    }
+
+    /// The pool offsets of the place at `slot`'s own and shared strings.
+    func stringOffsets(at slot: Int) -> (name: UInt32, asciiName: UInt32, featureCode: UInt32, timezone: UInt32) {
+        (names[slot], asciiNames[slot], featureCodes[slot], timezones[slot])
+    }
+
+    /// The pool offset of field `field` (0 country code … 5 admin2) of region `index`.
+    func regionString(_ index: Int, field: Int) -> UInt32 { regionTable[6 * index + field] }
+
+    /// Checks that every string of the pool is valid UTF-8 (tables from files: the bundled one
+    /// is checked by the tests), so that borrowed bytes can be written out as text.
+    func validateStrings() -> Bool {
+        var offset = 2  // offset 0 is the empty string
+        while offset + 2 <= strings.count {
+            let length = Int(strings[offset]) | Int(strings[offset + 1]) << 8
+            guard offset + 2 + length <= strings.count else { return false }
+            let bytes = UnsafeRawBufferPointer(rebasing: strings[offset + 2..<offset + 2 + length])
+            var decoder = UTF8()
+            var iterator = bytes.makeIterator()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: break decoding
+                case .error: return false
+                }
+            }
+            offset += 2 + length
+        }
+        return offset == strings.count
     }
 
     /// The names shared by many places: a region (country, admin1, admin2) and the like.

@@ -64,7 +64,11 @@ public final class ReverseGeocoder: Sendable {
     /// - Throws: ``ReverseGeocodingError`` when the file cannot be read or is not a place table.
     public convenience init(contentsOf path: String) throws(ReverseGeocodingError) {
         let file = try MappedFile(path: path)
-        self.init(table: try PlaceTable(bytes: file.bytes, name: path), owner: file)
+        let table = try PlaceTable(bytes: file.bytes, name: path)
+        guard table.validateStrings() else {
+            throw .notAPlaceTable(path: path, reason: "its names are not valid UTF-8")
+        }
+        self.init(table: table, owner: file)
     }
 
     /// Opens a table held in memory (as written by ``PlaceTableBuilder``).
@@ -120,6 +124,13 @@ public final class ReverseGeocoder: Sendable {
     /// plane at `p`. Both agree with ``Coordinate/distanceKm(to:)`` and
     /// ``Coordinate/bearing(to:)`` to rounding, for a fraction of their trigonometry.
     private func match(_ slot: Int, _ query: Coordinate, _ filter: PlaceFilter) -> PlaceMatch? {
+        guard let (distance, bearing) = measure(slot, query, filter) else { return nil }
+        return PlaceMatch(place: place(at: slot), distanceKm: distance, bearing: bearing)
+    }
+
+    /// The distance and bearing from the place at `slot` to `query`; `nil` beyond the filter's
+    /// maximum distance.
+    private func measure(_ slot: Int, _ query: Coordinate, _ filter: PlaceFilter) -> (Double, Double)? {
         let p = table.unitVector(at: slot), q = query.unitVector
         let cross = SIMD3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x)
         let angle = atan2((cross * cross).sum().squareRoot(), (p * q).sum())
@@ -130,11 +141,20 @@ public final class ReverseGeocoder: Sendable {
         var bearing = east == 0 && north == 0 ? 0 : atan2(east, north) * 180 / .pi
         if bearing < 0 { bearing += 360 }
         if bearing >= 360 { bearing -= 360 }
-        return PlaceMatch(place: place(at: slot), distanceKm: distance, bearing: bearing)
+        return (distance, bearing)
+    }
+
+    /// ``nearestPlace(to:filter:)`` without building a ``Place``: the result borrows its text from
+    /// the table, for callers that write millions of places (such as `phototag geocode`).
+    public func nearestPlaceView(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceView.Match? {
+        var best = PlaceTable.Best(worst: bound(filter))
+        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
+        guard best.slot >= 0, let (distance, bearing) = measure(best.slot, coordinate, filter) else { return nil }
+        return PlaceView.Match(view: PlaceView(geocoder: self, slot: best.slot), distanceKm: distance, bearing: bearing)
     }
 
     /// The place at `slot`, its shared names taken from (or added to) the cache.
-    private func place(at slot: Int) -> Place {
+    func place(at slot: Int) -> Place {
         let regionIndex = table.regionIndex(at: slot)
         let (timezoneOffset, featureOffset) = table.sharedStringOffsets(at: slot)
         let (region, timezone, featureCode) = shared.withLock { names in
@@ -159,6 +179,56 @@ public final class ReverseGeocoder: Sendable {
         }
         return table.place(at: slot, region: region, timezone: timezone, featureCode: featureCode)
     }
+}
+
+/// A place of the table seen in place: numbers read directly and text fields as UTF-8 bytes
+/// borrowed from the table (valid UTF-8, checked when the table was opened), with no `String`
+/// made. The bytes stay valid for as long as the ``ReverseGeocoder`` it came from.
+public struct PlaceView: Sendable {
+    /// A view and where the query point lies from it.
+    public struct Match: Sendable {
+        public let view: PlaceView
+        public let distanceKm: Double
+        public let bearing: Double
+
+        /// The same result as a ``PlaceMatch``, with its strings made.
+        public var placeMatch: PlaceMatch {
+            PlaceMatch(place: view.place, distanceKm: distanceKm, bearing: bearing)
+        }
+    }
+
+    private let geocoder: ReverseGeocoder
+    private let slot: Int
+
+    init(geocoder: ReverseGeocoder, slot: Int) {
+        self.geocoder = geocoder
+        self.slot = slot
+    }
+
+    private var table: PlaceTable { geocoder.table }
+    private func region(_ field: Int) -> UnsafeRawBufferPointer? {
+        table.regionIndex(at: slot).flatMap { table.utf8(at: table.regionString($0, field: field)) }
+    }
+
+    public var geonameId: Int { Int(table.geonameId(at: slot)) }
+    public var population: Int { Int(clamping: table.population(at: slot)) }
+    public var latitude: Double { table.coordinate(at: slot).latitude }
+    public var longitude: Double { table.coordinate(at: slot).longitude }
+    public var name: UnsafeRawBufferPointer {
+        table.utf8(at: table.stringOffsets(at: slot).name) ?? .init(start: nil, count: 0)
+    }
+    public var asciiName: UnsafeRawBufferPointer {
+        table.utf8(at: table.stringOffsets(at: slot).asciiName) ?? .init(start: nil, count: 0)
+    }
+    public var featureCode: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).featureCode) }
+    public var timezone: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).timezone) }
+    public var countryCode: UnsafeRawBufferPointer { region(0) ?? .init(start: nil, count: 0) }
+    public var country: UnsafeRawBufferPointer? { region(1) }
+    public var admin1: UnsafeRawBufferPointer? { region(3) }
+    public var admin2: UnsafeRawBufferPointer? { region(5) }
+
+    /// The place with its strings made (as ``ReverseGeocoder/nearestPlace(to:filter:)`` gives it).
+    public var place: Place { geocoder.place(at: slot) }
 }
 
 /// Table bytes held in memory, 64-byte aligned, for tables built in-process.

@@ -65,9 +65,44 @@ import Testing
     }
 
     @Test func jsonEscapesControlCharactersAndKeepsUnicode() {
-        var bytes: [UInt8] = []
-        JSONWriter.appendQuoted("tab\tquote\"slash\\nl\nbell\u{07}é\u{FFFD}", to: &bytes)
-        #expect(String(decoding: bytes, as: UTF8.self) == #""tab\tquote\"slash\\nl\nbell\u0007é�""#)
+        let out = ByteBuffer()
+        JSONWriter.appendQuoted("tab\tquote\"slash\\nl\nbell\u{07}é\u{FFFD}", to: out)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == #""tab\tquote\"slash\\nl\nbell\u0007é�""#)
+    }
+
+    @Test func distancesAreWrittenAsTheRoundedDoubleWouldBe() {
+        var random = SeededGenerator(state: 12)
+        var values = [0, 0.0004, 0.0005, 0.001, 0.009, 0.01, 0.09, 0.1, 0.5, 1, 4.0093, 20_015.114442035923]
+        for _ in 0..<20_000 { values.append(Double.random(in: 0...20_100, using: &random)) }
+        for value in values {
+            let fast = JSONWriter(pretty: false)
+            var writer = fast
+            writer.metres(value)
+            let slow = JSONWriter(pretty: false)
+            var reference = slow
+            reference.number(roundedDistance(value))
+            #expect(writer.bytes == reference.bytes, "\(value)")
+        }
+    }
+
+    @Test func shortDecimalsAreWrittenExactlyAsDescriptionWrites() {
+        var random = SeededGenerator(state: 21)
+        var values: [Double] = [
+            0.0001, 1, 17, -17, 0.5, -0.0702668333333333, 48.85341, 2.2944999999999998, 1e-5, 123456789,
+        ]
+        for _ in 0..<100_000 {
+            let decimals = Int.random(in: 0...8, using: &random)
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            values.append(Double(Int.random(in: -18_000_000_000...18_000_000_000, using: &random)) / scale)
+            values.append(Double.random(in: -180...180, using: &random))
+        }
+        for value in values {
+            let out = ByteBuffer()
+            if JSONWriter.appendShortDecimal(value, to: out) {
+                #expect(String(decoding: out.bytes, as: UTF8.self) == value.description, "\(value)")
+            }
+        }
     }
 
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() {

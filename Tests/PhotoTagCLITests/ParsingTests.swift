@@ -158,7 +158,7 @@ import Testing
         ("0.000001,-0.0000001\r", 0.000001, -0.0000001),
     ])
     func coordinatesParseInEveryLayout(text: String, latitude: Double, longitude: Double) throws {
-        let coordinate = try parseCoordinate(Array(text.utf8)).get()
+        let coordinate = try parseCoordinate(Array(text.utf8)[...]).get()
         #expect(coordinate.latitude == latitude)
         #expect(coordinate.longitude == longitude)
     }
@@ -167,7 +167,7 @@ import Testing
         "", "1", "1,2,3", "1,,2", "a,b", "nan,1", "inf,1", "0x10,1", "1 2 3", "1;2", "1e,2", "--1,2", "1.2.3,4",
     ])
     func malformedCoordinatesAreRejected(text: String) {
-        #expect(throws: CoordinateProblem.self) { try parseCoordinate(Array(text.utf8)).get() }
+        #expect(throws: CoordinateProblem.self) { try parseCoordinate(Array(text.utf8)[...]).get() }
     }
 
     @Test func theFastDecimalParserAgreesWithTheStandardLibrary() {
