@@ -222,7 +222,10 @@ public struct GPSReader: Sendable {
                 ? .truncated("the file ends inside the EXIF block, at byte \(payload.count) of \(declaredLength)")
                 : .malformedEXIF("the EXIF block has no TIFF header")
         }
-        let block = try ExifBlock(payload: payload)
+        // libexif gets only the tags phototag reads (IFD0's Make and Model, two EXIF tags, the GPS
+        // IFD), rebuilt compactly: it then never parses maker notes or copies thumbnails, which
+        // was most of the time a scan spent in it. A block whose IFD0 cannot be read goes as is.
+        let block = try ExifBlock(payload: (try? CompactTIFF.block(from: tiff)) ?? payload)
         let camera = block.camera()
         var warnings: [GPSWarning] = truncated ? [.truncatedExif(read: payload.count, declared: declaredLength)] : []
         let gpsOffset: UInt32

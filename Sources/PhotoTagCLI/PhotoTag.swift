@@ -172,8 +172,10 @@ struct Context {
             }
         }
 
-        func deliver(_ processed: Processed) {
-            lock.withLock { deliverLocked(processed) }
+        func deliver(_ batch: [Processed]) {
+            lock.withLock {
+                for processed in batch { deliverLocked(processed) }
+            }
         }
 
         private func deliverLocked(_ processed: Processed) {
@@ -241,19 +243,23 @@ struct Context {
         run.found(options.files.count, final: true)
         run.start()
         let place = options.place
-        let pipeline = OrderedPipeline<[UInt8], Processed>(
-            workers: options.files.count >= 4 ? processorCount() : 1,
-            work: { path in
-                var record = PhotoRecord(
-                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
-                if let fix = record.reading.fix {
-                    record.place = place.lookUp(
-                        Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
-                }
-                return Processed(record: record, rendered: formatter.render(.photo(record)))
-            },
-            deliver: run.deliver)
-        for file in options.files where !run.readerIsGone { pipeline.submit(file.bytes) }
+        @Sendable func process(_ path: [UInt8]) -> Processed {
+            var record = PhotoRecord(
+                file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+            if let fix = record.reading.fix {
+                record.place = place.lookUp(Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
+            }
+            return Processed(record: record, rendered: formatter.render(.photo(record)))
+        }
+        let pipeline = OrderedPipeline<[[UInt8]], [Processed]>(
+            workers: options.files.count >= 4 ? processorCount() : 1, window: 16,
+            work: { batch in batch.map(process) }, deliver: run.deliver)
+        var start = 0
+        while start < options.files.count, !run.readerIsGone {
+            let end = min(options.files.count, start + 32)
+            pipeline.submit(options.files[start..<end].map(\.bytes))
+            start = end
+        }
         pipeline.finish()
         run.end()
         if run.sawError { return PhotoTag.ExitStatus.unreadable }
@@ -272,50 +278,58 @@ struct Context {
         let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: 0)
         run.start()
         let place = options.place
-        let pipeline = OrderedPipeline<ScanItem, Processed>(
-            workers: processorCount(),
-            work: { item in
-                var record: PhotoRecord
-                switch item {
-                case .file(let path):
-                    record = PhotoRecord(
-                        file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
-                    if options.allFiles, let error = record.reading.error, error.meansNotAPhoto {
-                        return Processed(record: record, rendered: nil)  // not a photo: not a record
-                    }
-                case .unreadable(let path, let code):
-                    record = PhotoRecord(
-                        file: String(decoding: path, as: UTF8.self), reading: .failure(.cannotOpen(errno: code)))
+        @Sendable func process(_ item: ScanItem) -> Processed {
+            var record: PhotoRecord
+            switch item {
+            case .file(let path):
+                record = PhotoRecord(
+                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+                if options.allFiles, let error = record.reading.error, error.meansNotAPhoto {
+                    return Processed(record: record, rendered: nil)  // not a photo: not a record
                 }
-                var coordinate: Coordinate? = nil
-                if let fix = record.reading.fix {
-                    coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
-                    record.place = place.lookUp(coordinate!, in: geocoder)
-                }
-                guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-                return Processed(record: record, rendered: formatter.render(.photo(record)))
-            },
-            deliver: run.deliver)
+            case .unreadable(let path, let code):
+                record = PhotoRecord(
+                    file: String(decoding: path, as: UTF8.self), reading: .failure(.cannotOpen(errno: code)))
+            }
+            var coordinate: Coordinate? = nil
+            if let fix = record.reading.fix {
+                coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
+                record.place = place.lookUp(coordinate!, in: geocoder)
+            }
+            guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
+            return Processed(record: record, rendered: formatter.render(.photo(record)))
+        }
+        // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
+        // of per file, which was a good part of a scan's time in the kernel.
+        let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
+            workers: processorCount(), window: 16, work: { batch in batch.map(process) }, deliver: run.deliver)
         var walker = FileWalker(hidden: options.hidden, allFiles: options.allFiles)
         let roots = options.sort ? options.paths.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) } : options.paths
         var found = 0
+        var batch: [ScanItem] = []
+        func submitBatch() -> Bool {
+            guard !batch.isEmpty else { return true }
+            pipeline.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+            run.found(found, final: false)
+            // The reader has gone (phototag scan … | head): stop walking, end quietly.
+            return !run.readerIsGone
+        }
         for root in roots where !run.readerIsGone {
             walker.walk(root.bytes) { item in
-                // The reader has gone (phototag scan … | head): stop walking, end quietly.
-                guard !run.readerIsGone else { return false }
                 switch item {
                 case .file(let path):
                     found += 1
-                    pipeline.submit(.file(path))
+                    batch.append(.file(path))
                 case .unreadable(let path, let code):
                     found += 1
-                    pipeline.submit(.unreadable(path, errno: code))
+                    batch.append(.unreadable(path, errno: code))
                 case .skipped(let path, let reason):
                     run.note("\(String(decoding: path, as: UTF8.self)): \(reason)")
                 }
-                run.found(found, final: false)
-                return true
+                return batch.count < 32 || submitBatch()
             }
+            _ = submitBatch()
         }
         run.found(found, final: true)
         pipeline.finish()
