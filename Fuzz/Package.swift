@@ -1,0 +1,18 @@
+// swift-tools-version:6.0
+// A libFuzzer target over PhotoGPS (bytes → JPEG segments → EXIF block → libexif → GPS decoding).
+// Build and run it with ./run (see README.md); a plain `swift build` here builds a small replay tool.
+import PackageDescription
+
+let package = Package(
+    name: "PhotoGPSFuzz",
+    dependencies: [
+        .package(name: "phototag", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "PhotoGPSFuzzer",
+            dependencies: [.product(name: "PhotoGPS", package: "phototag")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
