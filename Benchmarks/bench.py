@@ -1,115 +1,534 @@
 #!/usr/bin/env python3
-"""phototag's benchmark: measures phototag and, where installed, its peers, side by side.
+"""phototag's benchmark: phototag and, where installed, its peers, side by side, in one run.
 
-Run it with `make bench` (which builds the release binary the way `make install` does first).
-Every timing is a fresh process, repeated; the table shows median (min-max) wall time and the
-peak RSS of one run, and ratios against phototag. Absolute times on a shared 2-core machine are
-noise; the ratios are what to compare. Results also go to Benchmarks/results/<timestamp>.txt.
+Run it with `make bench` (which first builds the release binary the way `make install` does);
+`make bench-peers` installs the peers (ExifTool, Exiv2, GNU time, Python's reverse_geocoder). A
+missing peer is reported as missing, never an error. See Benchmarks/README.md.
 
-Sections:
-  locate   cold `phototag locate` of one photo, place lookup included
+Every timing is a whole fresh process, started by Benchmarks/runner.c (fork + exec + wait4, the
+way GNU time does it), with its output going to /dev/null; the same runs give the peak RSS
+(ru_maxrss, what `/usr/bin/time -f %M` prints; the largest of the runs). Tables show the median
+(min-max) wall time over the runs and ratios: "vs phototag" is this row's median over
+phototag's (3.0x: three times phototag's time), "vs floor" is this row's median over the 64 KiB
+floor's. Results also go to Benchmarks/results/<timestamp>.txt.
+
+Sections (all by default, in this order):
+  tiny     cold `phototag locate` of the tiny fixture photo, against /bin/true
+  locate   cold `phototag locate` of one ~4 MB camera-like JPEG with its place, against
+           `exiftool -n -json`, `exiv2 -g Exif.GPSInfo -Pkv pr` and the 64 KiB read floor
+  scan     `phototag scan` of 2,000 camera-like JPEGs (generated once, cached), warm page cache,
+           against `exiftool -r -n -json`, exiv2 over the same files and the 64 KiB floor
+  geocode  `phototag geocode --format ndjson` of 1,000,000 random points on stdin, against
+           Python's reverse_geocoder mode 1 and mode 2 on the same points (whole processes)
   queries  in-process nearest-place queries per second (Benchmarks/PlaceQueries)
+Then the issue's targets, each with the measured value and PASS or MISS.
 """
 import argparse
 import datetime
+import json
 import os
+import platform
 import shutil
 import statistics
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 BIN = os.path.join(ROOT, ".build", "release")
+PHOTOTAG = os.path.join(BIN, "phototag")  # replaced by its copy in the cache (see snapshot())
+QUERIES = os.path.join(BIN, "place-queries")
+sys.path.insert(0, HERE)
+import corpus  # noqa: E402  (Benchmarks/corpus.py)
+
+SECTIONS = ["tiny", "locate", "scan", "geocode", "queries"]
 
 
-def timed_runs(command, runs, stdin_path=None):
-    """Wall times in ms of `runs` fresh processes (output discarded), and one run's peak RSS in KiB."""
-    times = []
-    for _ in range(runs):
-        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-        start = time.perf_counter_ns()
-        result = subprocess.run(command, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append((time.perf_counter_ns() - start) / 1e6)
-        if stdin_path:
-            stdin.close()
-        if result.returncode not in (0, 1):
-            raise RuntimeError(f"{command[0]} exited with {result.returncode}")
-    return times, peak_rss(command, stdin_path)
+# ---------------------------------------------------------------------------------------------
+# Measuring
 
 
-def peak_rss(command, stdin_path=None):
-    """Peak resident set size in KiB, from GNU time's %M (None when /usr/bin/time is missing)."""
-    if not os.path.exists("/usr/bin/time"):
-        return None
-    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, stdin=stdin,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if stdin_path:
-        stdin.close()
-    try:
-        return int(result.stderr.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return None
+class Tools:
+    """The compiled helpers (runner, floor), built with `cc -O2` into the cache when their source
+    changed."""
+
+    def __init__(self, cache):
+        self.dir = os.path.join(cache, "bin")
+        os.makedirs(self.dir, exist_ok=True)
+        compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
+        if not compiler:
+            sys.exit("bench: a C compiler (cc) is needed for Benchmarks/runner.c and Benchmarks/floor.c")
+        self.runner = self.build(compiler, "runner")
+        self.floor = self.build(compiler, "floor")
+        self.compiler = compiler
+
+    def build(self, compiler, name):
+        source = os.path.join(HERE, f"{name}.c")
+        target = os.path.join(self.dir, name)
+        if not os.path.exists(target) or os.path.getmtime(target) < os.path.getmtime(source):
+            subprocess.run([compiler, "-O2", "-o", target, source], check=True)
+        return target
 
 
-class Table:
-    def __init__(self, title):
-        self.title = title
-        self.rows = []
+class Row:
+    def __init__(self, name, runs=0, times=None, rss=None, missing=None, count=None, note=""):
+        self.name, self.runs, self.times, self.rss, self.missing, self.count, self.note = (
+            name, runs, times or [], rss, missing, count, note)
 
-    def add(self, name, times, rss, base=None):
-        median = statistics.median(times)
-        self.rows.append((name, median, min(times), max(times), rss, base))
-        return median
-
-    def render(self):
-        lines = [f"\n## {self.title}", f"{'':34} {'median ms':>10} {'(min-max)':>17} {'peak RSS':>10} {'vs phototag':>12}"]
-        reference = self.rows[0][1] if self.rows else None
-        for name, median, low, high, rss, _ in self.rows:
-            ratio = f"{median / reference:.1f}x" if reference and name != self.rows[0][0] else ""
-            memory = f"{rss / 1024:.1f} MB" if rss else "?"
-            lines.append(f"{name:34} {median:10.2f} {f'({low:.2f}-{high:.2f})':>17} {memory:>10} {ratio:>12}")
-        return "\n".join(lines)
+    @property
+    def median(self):
+        return statistics.median(self.times) if self.times else None
 
 
-def bench_locate(runs, out):
+def measure(tools, name, command, runs, stdin=None, stderr=None, cwd=None, ok=(0, 1), count=None, note="", warmup=1):
+    """`runs` fresh processes of `command`, after `warmup` untimed ones (which bring what it reads
+    into the page cache); a Row with wall times in ms and the largest peak RSS of the timed runs."""
+    result = subprocess.run([tools.runner, str(warmup + runs), stdin or "-", stderr or "-", "--"] + command,
+                            capture_output=True, text=True, cwd=cwd)
+    if result.returncode != 0:
+        raise RuntimeError(f"runner failed: {result.stderr.strip()}")
+    times, rss = [], []
+    for index, line in enumerate(result.stdout.splitlines()):
+        wall, peak, status = (int(field) for field in line.split())
+        if status not in ok:
+            raise RuntimeError(f"{' '.join(command[:4])}... exited with {status}")
+        if index >= warmup:
+            times.append(wall / 1e6)
+            rss.append(peak)
+    return Row(name, runs, times, max(rss), count=count, note=note)
+
+
+class CpuWatch:
+    """How busy the rest of the machine was while a section ran: the CPU time /proc/stat counts
+    for everyone (steal included), less this script's and its children's own."""
+
+    def __init__(self):
+        self.start = self.sample()
+
+    @staticmethod
+    def sample():
+        try:
+            with open("/proc/stat") as handle:
+                values = [int(v) for v in handle.readline().split()[1:9]]
+        except (OSError, ValueError):
+            return None
+        busy = (sum(values[0:3]) + sum(values[5:8])) / os.sysconf("SC_CLK_TCK")  # user nice system irq softirq steal
+        own = os.times()
+        return busy, own.user + own.system + own.children_user + own.children_system, time.monotonic()
+
+    def others(self):
+        """The fraction of all CPUs that other processes used since the start (None if unknown)."""
+        end = self.sample()
+        if not self.start or not end or end[2] - self.start[2] < 0.2:
+            return None
+        other = (end[0] - self.start[0]) - (end[1] - self.start[1])
+        return max(0.0, other / ((end[2] - self.start[2]) * (os.cpu_count() or 1)))
+
+    def report(self, busy):
+        share = self.others()
+        if share is None:
+            return ""
+        busy.append(share)
+        text = f"(other processes used {share:.0%} of the CPUs meanwhile)"
+        if share > 0.10:
+            text += " WARNING: the machine was busy; these timings are not reliable"
+        return text
+
+
+def missing(name, what):
+    return Row(name, missing=f"missing ({what}; `make bench-peers` installs it)")
+
+
+def have_reverse_geocoder():
+    return subprocess.run([sys.executable, "-c", "import reverse_geocoder"], capture_output=True).returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Reporting
+
+
+def fmt_ms(value):
+    return f"{value:.0f}" if value >= 1000 else f"{value:.1f}" if value >= 100 else f"{value:.2f}"
+
+
+def fmt_rate(value):
+    return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value:,.0f}"
+
+
+def render(title, rows, unit=None, floor=None):
+    """A table: rows[0] is phototag (the reference of "vs phototag"); `unit` names the rate column
+    (items per second, for rows with a count); `floor` is the row that "vs floor" divides by."""
+    reference = rows[0].median
+    header = f"{'':46} {'runs':>4} {'median ms':>10} {'(min-max)':>19}"
+    if unit:
+        header += f" {unit:>12}"
+    header += f" {'peak RSS':>10} {'vs phototag':>11}"
+    if floor:
+        header += f" {'vs floor':>9}"
+    lines = [f"\n## {title}", header]
+    for row in rows:
+        if row.missing:
+            lines.append(f"{row.name:46} {row.missing}")
+            continue
+        text = f"{row.name:46} {row.runs:>4} {fmt_ms(row.median):>10} " \
+               f"{'(' + fmt_ms(min(row.times)) + '-' + fmt_ms(max(row.times)) + ')':>19}"
+        if unit:
+            text += f" {fmt_rate(row.count / (row.median / 1000)) if row.count else '':>12}"
+        text += f" {row.rss / 1024:>7.1f} MB" if row.rss else f" {'?':>10}"
+        text += f" {'' if row is rows[0] else f'{row.median / reference:.1f}x':>11}"
+        if floor:
+            text += f" {row.median / floor.median:>8.2f}x" if floor.median else ""
+        lines.append(text)
+    for row in rows:
+        if row.note and not row.missing:
+            lines.append(f"  {row.name.split(' (')[0]}: {row.note}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sections
+
+
+def bench_tiny(tools, plan, out, results):
     photo = os.path.join(ROOT, "Fixtures", "photos", "ne-little-endian.jpg")
-    table = Table(f"locate: one photo, fresh process, {runs} runs")
-    table.add("phototag locate (with place)", *timed_runs([os.path.join(BIN, "phototag"), "locate", photo], runs))
-    table.add("floor: /bin/true", *timed_runs(["/bin/true"], runs))
-    out(table.render())
+    runs = plan["fast"]
+    rows = [measure(tools, "phototag locate (with place)", [PHOTOTAG, "locate", photo], runs),
+            measure(tools, "floor: /bin/true", ["/bin/true"], runs)]
+    out(render(f"tiny: locate the {os.path.getsize(photo)}-byte fixture photo, fresh process", rows))
+    results["tiny"] = rows
+
+
+def bench_locate(tools, plan, photos, manifest, out, results):
+    entry = next(p for p in manifest["photos"] if p["position"] and p["size"] >= 3_500_000)
+    photo = os.path.join(photos, entry["file"])
+    runs, slow = plan["fast"], plan["exiftool-one"]
+    rows = [measure(tools, "phototag locate (with place)", [PHOTOTAG, "locate", photo], runs)]
+    if shutil.which("exiftool"):
+        rows.append(measure(tools, "exiftool -n -json (no place)", ["exiftool", "-n", "-json", photo], slow))
+        rows.append(measure(tools, "exiftool -fast2 -n -json -GPS:all (no place)",
+                            ["exiftool", "-fast2", "-n", "-json", "-GPS:all", photo], slow))
+    else:
+        rows.append(missing("exiftool -n -json (no place)", "libimage-exiftool-perl"))
+    if shutil.which("exiv2"):
+        rows.append(measure(tools, "exiv2 -g Exif.GPSInfo -Pkv pr (no place)",
+                            ["exiv2", "-g", "Exif.GPSInfo", "-Pkv", "pr", photo], runs))
+    else:
+        rows.append(missing("exiv2 -g Exif.GPSInfo -Pkv pr", "exiv2"))
+    floor = measure(tools, "floor: read 64 KiB (Benchmarks/floor.c)", [tools.floor, photo], runs)
+    rows.append(floor)
+    rows.append(measure(tools, "floor: head -c 65536 > /dev/null", ["head", "-c", "65536", photo], runs))
+    out(render(f"locate: one camera-like photo ({entry['size'] / 1e6:.1f} MB, {entry['make']}, "
+               f"APP1 {entry['app1'] / 1024:.0f} KiB), fresh process", rows, floor=floor))
+    results["locate"] = rows
+
+
+def check_scan(tools, photos, manifest, out):
+    """Untimed runs that check the inputs: phototag and the floor see every photo, phototag reads
+    every position the generator wrote, and Exiv2 gets through every photo. Returns a note for the
+    exiv2 row when it did not."""
+    expected = {p["file"]: p["position"] for p in manifest["photos"]}
+    result = subprocess.run([PHOTOTAG, "scan", "--format", "ndjson", "."], cwd=photos, capture_output=True, text=True)
+    records = [json.loads(line) for line in result.stdout.splitlines() if line]
+    located = 0
+    wrong = []
+    for record in records:
+        name = os.path.relpath(record["file"], ".")
+        want = expected.get(name)
+        if record["status"] == "located":
+            located += 1
+            got = (record["gps"]["latitude"], record["gps"]["longitude"])
+            if not want or abs(got[0] - want[0]) > 1e-5 or abs(got[1] - want[1]) > 1e-5:
+                wrong.append(name)
+        elif want:
+            wrong.append(name)
+    with_gps = sum(1 for p in expected.values() if p)
+    floor = subprocess.run([tools.floor, "."], cwd=photos, capture_output=True, text=True).stdout.split()
+    out(f"check: phototag scan gave {len(records)} records, {located} located "
+        f"(the generator wrote {len(expected)} photos, {with_gps} with GPS)"
+        f"{', MISMATCHES: ' + ', '.join(wrong[:5]) if wrong else ', all positions as written'}; "
+        f"floor read {floor[1]} files, {int(floor[3]) / 1e6:.1f} MB")
+    exiv2_note = ""
+    if shutil.which("exiv2"):
+        # Exiv2 stops at the first photo it throws on: make sure it got through all of them.
+        result = subprocess.run(["exiv2", "-g", "Exif.GPSInfo", "-Pkv", "pr"] + sorted(expected), cwd=photos,
+                                capture_output=True, text=True, errors="replace")
+        seen = {line.split()[0] for line in result.stdout.splitlines() if " Exif.GPSInfo.GPSLatitude " in line}
+        out(f"check: exiv2 printed GPSLatitude for {len(seen)} photos")
+        if len(seen) != with_gps:
+            problem = result.stderr.strip().splitlines()[-1:] or ["no message"]
+            exiv2_note = f"INCOMPLETE: it printed positions for {len(seen)} of {with_gps} photos ({problem[0]})"
+    return exiv2_note
+
+
+def bench_scan(tools, plan, photos, manifest, out, results):
+    count = len(manifest["photos"])
+    files = sorted(p["file"] for p in manifest["photos"])
+    # The check's runs read every photo's head, and each timed command gets one untimed warm-up run
+    # (except ExifTool): the heads are in the page cache. (Reading the whole 5.8 GB first would not
+    # help: on a machine whose host reclaims cold page cache, most of it would be gone again.)
+    out("")
+    exiv2_note = check_scan(tools, photos, manifest, out)
+    runs = plan["scan"]
+    rows = [measure(tools, "phototag scan --format ndjson (with place)", [PHOTOTAG, "scan", "--format", "ndjson", "."],
+                    runs, cwd=photos, count=count, ok=(0,))]
+    floor = measure(tools, "floor: 64 KiB of each, 1 process (floor.c)", [tools.floor, "."], runs, cwd=photos,
+                    count=count, ok=(0,))
+    rows.append(floor)
+    if shutil.which("exiftool"):
+        # No warm-up run: ExifTool spends ~13 ms of CPU a photo, page-cache misses are noise to it.
+        rows.append(measure(tools, "exiftool -r -n -json (no place)", ["exiftool", "-r", "-n", "-json", "."],
+                            plan["exiftool-scan"], cwd=photos, count=count, warmup=0))
+        if plan["exiftool-fast2"]:
+            rows.append(measure(tools, "exiftool -r -fast2 -n -json -GPS:all",
+                                ["exiftool", "-r", "-fast2", "-n", "-json", "-GPS:all", "."],
+                                plan["exiftool-fast2"], cwd=photos, count=count, warmup=0))
+    else:
+        rows.append(missing("exiftool -r -n -json", "libimage-exiftool-perl"))
+    if shutil.which("exiv2"):
+        # One process over every file (exit status 1 when some photo has no GPS tag to print).
+        rows.append(measure(tools, "exiv2 -g Exif.GPSInfo -Pkv pr FILES (no place)",
+                            ["exiv2", "-g", "Exif.GPSInfo", "-Pkv", "pr"] + files, plan["exiv2-scan"], cwd=photos,
+                            count=count, note=exiv2_note))
+    else:
+        rows.append(missing("exiv2 -g Exif.GPSInfo -Pkv pr FILES", "exiv2"))
+    sizes = sorted(p["size"] for p in manifest["photos"])
+    app1 = sorted(p["app1"] for p in manifest["photos"])
+    large = sum(1 for s in sizes if s >= 3_000_000)
+    out(render(f"scan: {count} camera-like JPEGs ({large} of 3-5 MB, {count - large} of 80-600 KB; "
+               f"APP1 {app1[0] / 1024:.0f}-{app1[-1] / 1024:.0f} KiB, median {statistics.median(app1) / 1024:.0f}), "
+               f"warm page cache, {os.cpu_count()} cores", rows, unit="files/s", floor=floor))
+    results["scan"] = rows
+
+
+def bench_geocode(tools, plan, points, count, out, results):
+    rows = [measure(tools, "phototag geocode --format ndjson", [PHOTOTAG, "geocode", "--format", "ndjson"],
+                    plan["geocode"], stdin=points, count=count, ok=(0, 1))]
+    if have_reverse_geocoder():
+        for mode in (2, 1):
+            log = os.path.join(os.path.dirname(points), f"rg-mode{mode}.log")
+            if os.path.exists(log):
+                os.remove(log)
+            row = measure(tools, f"reverse_geocoder mode {mode} (Python, no output)",
+                          [sys.executable, os.path.join(HERE, "rg_geocode.py"), str(mode), points],
+                          plan["rg"], stderr=log, count=count, ok=(0,), warmup=0)
+            with open(log) as handle:
+                phases = [line.strip() for line in handle if line.startswith("import ")]
+            if phases:
+                row.note = f"seconds, last run: {phases[-1]}"
+            rows.append(row)
+    else:
+        rows.append(missing("reverse_geocoder mode 2", "pip install reverse_geocoder"))
+        rows.append(missing("reverse_geocoder mode 1", "pip install reverse_geocoder"))
+    out(render(f"geocode: {count:,} random points (uniform on the sphere), whole process; phototag reads them "
+               f"on stdin and writes NDJSON, reverse_geocoder reads the same file and writes nothing",
+               rows, unit="points/s"))
+    results["geocode"] = rows
 
 
 def bench_queries(count, out):
-    result = subprocess.run([os.path.join(BIN, "place-queries"), str(count)], capture_output=True, text=True, check=True)
+    tool = QUERIES
+    if not tool or not os.path.exists(tool):
+        out("\n## queries: skipped (.build/release/place-queries is not built; `make bench` builds it)")
+        return
+    result = subprocess.run([tool, str(count)], capture_output=True, text=True, check=True)
     out(f"\n## queries: nearest place in-process, one core\n{result.stdout.rstrip()}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Targets
+
+
+def find(results, section, prefix):
+    for row in results.get(section, []):
+        if row.name.startswith(prefix):
+            return row if not row.missing and row.times else None
+    return None
+
+
+def targets(results, out):
+    """The issue's targets, each with what was measured here."""
+    lines = ["\n## targets (from the issue)", f"{'target':56} {'measured':>24}  result"]
+
+    def check(label, value, text, passed):
+        verdict = "n/a" if value is None else "PASS" if passed else "MISS"
+        lines.append(f"{label:56} {text if value is not None else 'not measured':>24}  {verdict}")
+
+    def ratio(section, peer_prefix):
+        phototag, peer = find(results, section, "phototag"), find(results, section, peer_prefix)
+        return peer.median / phototag.median if phototag and peer else None
+
+    locate = find(results, "locate", "phototag")
+    check("locate: median <= 10 ms", locate, f"{locate.median:.2f} ms" if locate else "",
+          locate and locate.median <= 10)
+    value = ratio("locate", "exiftool -n")
+    check("locate: >= 15x faster than exiftool -n -json", value, f"{value:.1f}x" if value else "", value and value >= 15)
+    scan = find(results, "scan", "phototag")
+    rate = scan.count / (scan.median / 1000) if scan else None
+    check("scan: >= 25,000 files/s", rate, f"{rate:,.0f} files/s" if rate else "", rate and rate >= 25_000)
+    floor = find(results, "scan", "floor")
+    value = scan.median / floor.median if scan and floor else None
+    check("scan: <= 2x the 64 KiB floor", value, f"{value:.2f}x floor" if value else "", value and value <= 2)
+    value = ratio("scan", "exiftool -r -n")
+    check("scan: >= 250x faster than exiftool -r -n -json", value, f"{value:.0f}x" if value else "", value and value >= 250)
+    value = ratio("scan", "exiv2")
+    check("scan: >= 7x faster than exiv2", value, f"{value:.1f}x" if value else "", value and value >= 7)
+    geocode = find(results, "geocode", "phototag")
+    seconds = geocode.median / 1000 * 1_000_000 / geocode.count if geocode else None
+    label = "geocode: 1M points <= 1.0 s, whole process"
+    if geocode and geocode.count != 1_000_000:
+        label = f"geocode: 1M points <= 1.0 s (scaled from {geocode.count:,})"
+    check(label, seconds, f"{seconds:.2f} s" if seconds else "", seconds and seconds <= 1.0)
+    value = ratio("geocode", "reverse_geocoder mode 2")
+    check("geocode: >= 4.7x faster than reverse_geocoder mode 2", value, f"{value:.1f}x" if value else "",
+          value and value >= 4.7)
+    rss = locate.rss / 1024 if locate and locate.rss else None
+    check("locate: peak RSS <= 30 MB", rss, f"{rss:.1f} MB" if rss else "", rss and rss <= 30)
+    out("\n".join(lines))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def snapshot(cache):
+    """Copies the binaries `make bench` just built into the cache and measures the copies, so that
+    a build in the same work tree during the run (a plain `swift build -c release` writes to the
+    same .build/release/phototag) cannot swap them mid-measurement. Returns a line
+    that says what was measured."""
+    global PHOTOTAG, QUERIES
+    copies = {}
+    for name in ("phototag", "place-queries"):
+        source = os.path.join(BIN, name)
+        if os.path.exists(source):
+            target = os.path.join(cache, "bin", name)
+            shutil.copy2(source, target + ".tmp")
+            os.replace(target + ".tmp", target)
+            copies[name] = target
+    PHOTOTAG, QUERIES = copies["phototag"], copies.get("place-queries")
+    built = datetime.datetime.fromtimestamp(os.path.getmtime(PHOTOTAG), datetime.timezone.utc).strftime("%H:%M:%SZ")
+    try:
+        ldd = subprocess.run(["ldd", PHOTOTAG], capture_output=True, text=True)
+        libraries = ldd.stdout + ldd.stderr
+        if "libswiftCore" in libraries:
+            linkage = ("WARNING: the Swift runtime is linked dynamically, not as `make build` links it "
+                       "(was .build/release rebuilt by a plain `swift build -c release`?)")
+        elif "not a dynamic executable" in libraries:
+            linkage = "a fully static executable, as installed"
+        else:
+            linkage = "Swift runtime linked statically"
+    except OSError:
+        linkage = "linkage unknown (no ldd)"
+    return f"binary: .build/release/phototag built at {built}, {os.path.getsize(PHOTOTAG) / 1e6:.1f} MB, {linkage}"
+
+
+def versions(tools):
+    def first_line(command):
+        try:
+            result = subprocess.run(command, capture_output=True, text=True, timeout=60)
+            return (result.stdout or result.stderr).strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "missing"
+
+    rg = subprocess.run([sys.executable, "-c", "import importlib.metadata as m; print(m.version('reverse_geocoder'))"],
+                        capture_output=True, text=True).stdout.strip() or "missing"
+    return [f"phototag: {first_line([PHOTOTAG, '--version'])}",
+            f"exiftool {first_line(['exiftool', '-ver'])}, {first_line(['exiv2', '--version'])}, "
+            f"reverse_geocoder {rg} (Python {platform.python_version()}), helpers compiled by {tools.compiler} -O2"]
+
+
+def machine():
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as handle:
+            model = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), "")
+    except OSError:
+        pass
+    commit = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True, text=True)
+    return f"{os.cpu_count()} CPUs {model}, {platform.machine()}, {platform.system()}; commit {commit.stdout.strip() or '?'}"
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=31, help="fresh-process runs per timing (default 31)")
+    parser.add_argument("sections", nargs="*", default=SECTIONS, help=f"any of {', '.join(SECTIONS)} (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer runs (11 fast, 3 scan, 1 ExifTool, 1 reverse_geocoder), no -fast2 row: ~1 minute")
+    parser.add_argument("--runs", type=int, help="fresh-process runs of the fast commands (default 31, quick 11)")
+    parser.add_argument("--photos", type=int, default=2000, help="photos in the scan corpus (default 2000)")
+    parser.add_argument("--points", type=int, default=1_000_000, help="points to geocode (default 1,000,000)")
     parser.add_argument("--queries", type=int, default=1_000_000, help="in-process queries (default 1,000,000)")
-    parser.add_argument("sections", nargs="*", default=["locate", "queries"])
+    parser.add_argument("--seed", type=int, default=1, help="seed of the photos and points (default 1)")
+    parser.add_argument("--cache", default=os.environ.get("PHOTOTAG_BENCH_CACHE", os.path.join(HERE, ".cache")),
+                        help="where the generated photos, points and helpers are kept (default Benchmarks/.cache)")
     args = parser.parse_args()
+    unknown = [s for s in args.sections if s not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section {', '.join(unknown)}; sections are {', '.join(SECTIONS)}")
+    if not os.path.exists(PHOTOTAG):
+        sys.exit("bench: .build/release/phototag is missing; run `make bench`")
 
-    os.makedirs(os.path.join(ROOT, "Benchmarks", "results"), exist_ok=True)
+    if args.quick:
+        plan = {"fast": 11, "exiftool-one": 5, "scan": 5, "exiftool-scan": 1, "exiftool-fast2": 0, "exiv2-scan": 3,
+                "geocode": 3, "rg": 1}
+    else:
+        plan = {"fast": 31, "exiftool-one": 11, "scan": 11, "exiftool-scan": 3, "exiftool-fast2": 1, "exiv2-scan": 5,
+                "geocode": 5, "rg": 3}
+    if args.runs:
+        plan["fast"] = args.runs
+
+    began = time.perf_counter()
+    os.makedirs(os.path.join(HERE, "results"), exist_ok=True)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    path = os.path.join(ROOT, "Benchmarks", "results", f"{stamp}.txt")
+    path = os.path.join(HERE, "results", f"{stamp}.txt")
     lines = []
 
     def out(text):
         print(text, flush=True)
         lines.append(text)
 
-    out(f"# phototag benchmark {stamp}: {os.cpu_count()} CPUs, {os.uname().machine}")
-    if "locate" in args.sections:
-        bench_locate(args.runs, out)
-    if "queries" in args.sections:
-        bench_queries(args.queries, out)
+    tools = Tools(args.cache)
+    binary = snapshot(args.cache)
+    out(f"# phototag benchmark {stamp}{' (quick)' if args.quick else ''}: {machine()}")
+    for line in versions(tools) + [binary]:
+        out(f"# {line}")
+    results = {}
+    photos = manifest = None
+    if "locate" in args.sections or "scan" in args.sections:
+        started = time.perf_counter()
+        photos, manifest = corpus.cached_photos(
+            args.cache, args.photos, args.seed,
+            progress=lambda done, total: print(f"\rgenerating photos: {done}/{total}", end="", file=sys.stderr, flush=True))
+        if time.perf_counter() - started > 1:
+            print(file=sys.stderr)
+            out(f"(generated {args.photos} photos in {time.perf_counter() - started:.0f} s, cached under "
+                f"{os.path.relpath(os.path.dirname(photos), ROOT)})")
+    busy = []
+    if "geocode" in args.sections:
+        points = corpus.cached_points(args.cache, args.points, args.seed)
+    for section in SECTIONS:
+        if section not in args.sections:
+            continue
+        watch = CpuWatch()
+        if section == "tiny":
+            bench_tiny(tools, plan, out, results)
+        elif section == "locate":
+            bench_locate(tools, plan, photos, manifest, out, results)
+        elif section == "scan":
+            bench_scan(tools, plan, photos, manifest, out, results)
+        elif section == "geocode":
+            bench_geocode(tools, plan, points, args.points, out, results)
+        elif section == "queries":
+            bench_queries(args.queries, out)
+        report = watch.report(busy)
+        if report:
+            out(report)
+    targets(results, out)
+    if busy and max(busy) > 0.10:
+        out(f"WARNING: other processes used up to {max(busy):.0%} of the CPUs during some sections: "
+            "rerun on an idle machine before trusting PASS/MISS")
+    out(f"\n(benchmark took {time.perf_counter() - began:.0f} s)")
     with open(path, "w") as handle:
         handle.write("\n".join(lines) + "\n")
-    print(f"\nresults written to {os.path.relpath(path, ROOT)}")
+    print(f"results written to {os.path.relpath(path, ROOT)}")
 
 
 if __name__ == "__main__":
