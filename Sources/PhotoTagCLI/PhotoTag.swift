@@ -175,6 +175,8 @@ struct Context {
         func deliver(_ batch: [Processed]) {
             lock.withLock {
                 for processed in batch { deliverLocked(processed) }
+                // NDJSON goes out as soon as a batch is ready: one write per batch, not per line.
+                if output.format == .ndjson, !summaryOnly { context.output.flush() }
             }
         }
 
@@ -199,7 +201,6 @@ struct Context {
             summary.add(record)
             guard !summaryOnly else { return }
             context.output.write(emitter.emit(rendered))
-            if output.format == .ndjson { context.output.flush() }
         }
 
         func note(_ text: String) {
