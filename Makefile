@@ -8,21 +8,34 @@ PHOTO ?= Fixtures/photos/ne-little-endian.jpg
 # The toolchain lives in /opt/swift on the project's Linux machines; use it when swift is not on PATH.
 export PATH := $(PATH):/opt/swift/usr/bin
 
-.PHONY: deps build run test lint format clean bench places install uninstall
+.PHONY: deps build run test check lint format clean bench places install uninstall fuzz
 
 deps:
 	@Scripts/install-deps
 
-# The release binary as installed: Swift's runtime linked statically (a process starts in a few
-# milliseconds instead of ~15), the place table compiled in.
+# The release binary as installed: the place table compiled in, and on Linux a fully static
+# executable (Swift's runtime, Foundation-free, and libexif linked in: it runs on any x86_64 Linux
+# with nothing installed, and starts in a couple of milliseconds instead of ~15 with a dynamic
+# Swift runtime). On macOS, where static executables are not supported, only the Swift runtime is.
+ifeq ($(shell uname -s),Linux)
+STATIC_FLAGS = -Xswiftc -static-executable
+else
+STATIC_FLAGS = --static-swift-stdlib
+endif
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product phototag
+	$(SWIFT) build -c release $(STATIC_FLAGS) --product phototag
 
 run: build
 	.build/release/phototag locate $(PHOTO)
 
 test: deps
 	$(SWIFT) test
+
+# The test suite under AddressSanitizer and ThreadSanitizer (the scan and geocode are parallel),
+# each in its own build folder. .ci/run runs this too.
+check: deps
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
+	$(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
@@ -49,9 +62,24 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_phototag \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/phototag.fish
 
+# Benchmarks (see Benchmarks/README.md): phototag against its peers, where installed, in one run.
+# BENCH_ARGS is passed to the script, e.g. `make bench BENCH_ARGS=--quick`.
+BENCH_ARGS ?=
 bench: build
-	$(SWIFT) build -c release --product place-queries
-	python3 Benchmarks/bench.py
+	$(SWIFT) build -c release --static-swift-stdlib --product place-queries
+	python3 Benchmarks/bench.py $(BENCH_ARGS)
+
+# The peers `make bench` compares with: ExifTool, Exiv2, GNU time (apt-get), reverse_geocoder (pip).
+.PHONY: bench-peers
+bench-peers:
+	@Benchmarks/install-peers
+
+# Fuzz PhotoGPS with libFuzzer and ASan/LeakSanitizer (see Fuzz/README.md), for FUZZ_SECONDS on
+# FUZZ_JOBS cores, e.g. `make fuzz FUZZ_SECONDS=600 FUZZ_JOBS=2`.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+fuzz: deps
+	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
 # Rebuild the bundled place table from the GeoNames dumps beside the repository.
 GEONAMES ?= ../shared/geonames
