@@ -29,13 +29,33 @@ enum Binary {
         var text: String { String(decoding: output, as: UTF8.self) }
     }
 
-    /// Runs phototag with `arguments`, standard input from `input`, in `directory`.
+    /// How to run phototag as an unprivileged user, so that file permissions apply: directly when
+    /// the tests are not root; as `nobody` through util-linux's `setpriv` when they are (as in
+    /// CI), if `nobody` may run the binary from where it is. `nil` when neither works.
+    static let unprivileged: [String]? = {
+        guard geteuid() == 0 else { return [] }
+        let prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        guard FileManager.default.isExecutableFile(atPath: prefix[0]) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: prefix[0])
+        process.arguments = Array(prefix.dropFirst()) + [path, "--version"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? prefix : nil
+    }()
+
+    /// Runs phototag with `arguments`, standard input from `input`, in `directory`; with
+    /// `unprivileged`, as ``unprivileged`` says (the caller checks that it is not `nil`).
     static func run(
-        _ arguments: [String], input: Data? = nil, directory: String = root, environment: [String: String] = [:]
+        _ arguments: [String], input: Data? = nil, directory: String = root, environment: [String: String] = [:],
+        unprivileged: Bool = false
     ) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
+        let command = (unprivileged ? Self.unprivileged ?? [] : []) + [path] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = nil

@@ -110,7 +110,10 @@ import Testing
         #expect(rows.allSatisfy { $0.count == CSVColumns.photo.count })
     }
 
-    @Test(.enabled(if: geteuid() != 0, "root reads every file, so permissions cannot be tested"))
+    @Test(
+        .enabled(
+            if: Binary.unprivileged != nil,
+            "running as root, and nobody cannot run the binary through setpriv: permissions cannot be tested"))
     func unreadableFilesAndFoldersAreReportedAndTheScanGoesOn() throws {
         let root = try Self.makeTree()
         defer {
@@ -120,7 +123,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/locked", withIntermediateDirectories: true)
         #expect(chmod(root + "/a/x.jpg", 0) == 0)
         #expect(chmod(root + "/locked", 0) == 0)
-        let result = try Binary.run(["scan", "--no-place", "--format", "ndjson", "."], directory: root)
+        let result = try Binary.run(
+            ["scan", "--no-place", "--format", "ndjson", "."], directory: root, unprivileged: true)
         let errors = Dictionary(
             uniqueKeysWithValues: try Self.records(result.output).map {
                 ($0["file"] as! String, $0["error"] as? String)
@@ -128,6 +132,11 @@ import Testing
         #expect(errors["./a/x.jpg"] == "cannot open: permission denied")
         #expect(errors["./locked"] == "cannot open: permission denied")
         #expect(errors["./a/b/c/deep.jpg"] == .some(nil))
+        // Each error is on stderr too, one line each, and the exit status says a file failed.
+        let stderr = String(decoding: result.errors, as: UTF8.self)
+        #expect(stderr.contains("phototag: ./a/x.jpg: cannot open: permission denied\n"))
+        #expect(stderr.contains("phototag: ./locked: cannot open: permission denied\n"))
+        #expect(result.status == 2)
     }
 
     @Test func aClosedPipeEndsTheScanQuietly() throws {
