@@ -6,19 +6,15 @@
 struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     let count: Int
     let leafSize: Int
-    private(set) var source: String
-    private(set) var date: String
+    /// Pool offsets of where the data came from and its date (see ``source`` and ``date``). The
+    /// table holds no `String`, so copying it (every ``PlaceView`` access does) costs no
+    /// reference counting.
+    private let sourceOffset: UInt32
+    private let dateOffset: UInt32
     private let layout: PlaceTableLayout
     private let vectors: UnsafePointer<Double>
-    private let latitudes: UnsafePointer<Double>
-    private let longitudes: UnsafePointer<Double>
-    private let populations: UnsafePointer<UInt64>
-    private let ids: UnsafePointer<UInt32>
-    private let names: UnsafePointer<UInt32>
-    private let asciiNames: UnsafePointer<UInt32>
-    private let featureCodes: UnsafePointer<UInt32>
-    private let timezones: UnsafePointer<UInt32>
-    private let regions: UnsafePointer<UInt32>
+    /// One ``PlaceTableLayout/rowStride``-byte row per place (see ``PlaceTableLayout/Row``).
+    private let rows: UnsafeRawPointer
     private let boxes: UnsafePointer<Float>
     private let regionTable: UnsafePointer<UInt32>
     private let strings: UnsafeRawBufferPointer
@@ -44,7 +40,9 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             throw fail("byte order")
         }
         let version = u32(PlaceTableHeader.version)
-        guard version == PlaceTableLayout.version else { throw fail("version \(version), expected 1") }
+        guard version == PlaceTableLayout.version else {
+            throw fail("version \(version), expected \(PlaceTableLayout.version)")
+        }
         guard Int(bitPattern: base) % 64 == 0 else { throw fail("misaligned in memory") }
         let layout = PlaceTableLayout(
             count: Int(u32(PlaceTableHeader.count)), regionCount: Int(u32(PlaceTableHeader.regionCount)),
@@ -61,23 +59,18 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             (base + offset).bindMemory(to: T.self, capacity: count)
         }
         vectors = view(layout.vectors, Double.self, 3 * count)
-        latitudes = view(layout.latitudes, Double.self, count)
-        longitudes = view(layout.longitudes, Double.self, count)
-        populations = view(layout.populations, UInt64.self, count)
-        ids = view(layout.ids, UInt32.self, count)
-        names = view(layout.names, UInt32.self, count)
-        asciiNames = view(layout.asciiNames, UInt32.self, count)
-        featureCodes = view(layout.featureCodes, UInt32.self, count)
-        timezones = view(layout.timezones, UInt32.self, count)
-        regions = view(layout.regions, UInt32.self, count)
+        rows = UnsafeRawPointer(base + layout.rows)
         boxes = view(layout.boxes, Float.self, PlaceTableLayout.boxStride * layout.nodeCount)
         regionTable = view(layout.regionTable, UInt32.self, 6 * layout.regionCount)
         strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
-        source = ""
-        date = ""
-        source = string(at: u32(PlaceTableHeader.source)) ?? ""
-        date = string(at: u32(PlaceTableHeader.date)) ?? ""
+        sourceOffset = u32(PlaceTableHeader.source)
+        dateOffset = u32(PlaceTableHeader.date)
     }
+
+    /// Where the table's data came from, e.g. `GeoNames cities500.txt`.
+    var source: String { string(at: sourceOffset) ?? "" }
+    /// The date of the table's data (`YYYY-MM-DD`).
+    var date: String { string(at: dateOffset) ?? "" }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
     func string(at offset: UInt32) -> String? {
@@ -94,9 +87,19 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
     }
 
+    /// Field `offset` (a ``PlaceTableLayout/Row`` constant) of the row of `slot`.
+    @inline(__always)
+    private func field<T>(_ slot: Int, _ offset: Int, as type: T.Type) -> T {
+        rows.load(fromByteOffset: PlaceTableLayout.rowStride * slot + offset, as: T.self)
+    }
+
     /// The pool offsets of the place at `slot`'s own and shared strings.
     func stringOffsets(at slot: Int) -> (name: UInt32, asciiName: UInt32, featureCode: UInt32, timezone: UInt32) {
-        (names[slot], asciiNames[slot], featureCodes[slot], timezones[slot])
+        typealias Row = PlaceTableLayout.Row
+        return (
+            field(slot, Row.name, as: UInt32.self), field(slot, Row.asciiName, as: UInt32.self),
+            field(slot, Row.featureCode, as: UInt32.self), field(slot, Row.timezone, as: UInt32.self)
+        )
     }
 
     /// The pool offset of field `field` (0 country code … 5 admin2) of region `index`.
@@ -150,7 +153,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
 
     /// The region index of the place at `slot`; `nil` when the table's index is out of range.
     func regionIndex(at slot: Int) -> Int? {
-        let index = Int(regions[slot])
+        let index = Int(field(slot, PlaceTableLayout.Row.region, as: UInt32.self))
         return index < layout.regionCount ? index : nil
     }
 
@@ -162,17 +165,21 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     /// The string-pool offsets of the timezone and feature code of the place at `slot`, which
     /// repeat across places and are cached by offset.
     func sharedStringOffsets(at slot: Int) -> (timezone: UInt32, featureCode: UInt32) {
-        (timezones[slot], featureCodes[slot])
+        (
+            field(slot, PlaceTableLayout.Row.timezone, as: UInt32.self),
+            field(slot, PlaceTableLayout.Row.featureCode, as: UInt32.self)
+        )
     }
 
     /// The place stored at `slot`, with its shared names already decoded.
     func place(at slot: Int, region: Region, timezone: String?, featureCode: String?) -> Place {
-        Place(
-            geonameId: Int(ids[slot]), name: string(at: names[slot]) ?? "",
-            asciiName: string(at: asciiNames[slot]) ?? "", admin1: region.admin1, admin2: region.admin2,
+        let strings = stringOffsets(at: slot), (latitude, longitude) = coordinate(at: slot)
+        return Place(
+            geonameId: Int(geonameId(at: slot)), name: string(at: strings.name) ?? "",
+            asciiName: string(at: strings.asciiName) ?? "", admin1: region.admin1, admin2: region.admin2,
             admin1Code: region.admin1Code, admin2Code: region.admin2Code, countryCode: region.countryCode,
-            country: region.country, timezone: timezone, population: Int(clamping: populations[slot]),
-            featureCode: featureCode, latitude: latitudes[slot], longitude: longitudes[slot])
+            country: region.country, timezone: timezone, population: Int(clamping: population(at: slot)),
+            featureCode: featureCode, latitude: latitude, longitude: longitude)
     }
 
     /// The unit vector of the place at `slot`.
@@ -180,16 +187,21 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         SIMD3(vectors[3 * slot], vectors[3 * slot + 1], vectors[3 * slot + 2])
     }
 
-    func coordinate(at slot: Int) -> (latitude: Double, longitude: Double) { (latitudes[slot], longitudes[slot]) }
-    func population(at slot: Int) -> UInt64 { populations[slot] }
-    func geonameId(at slot: Int) -> UInt32 { ids[slot] }
+    func coordinate(at slot: Int) -> (latitude: Double, longitude: Double) {
+        (
+            field(slot, PlaceTableLayout.Row.latitude, as: Double.self),
+            field(slot, PlaceTableLayout.Row.longitude, as: Double.self)
+        )
+    }
+    func population(at slot: Int) -> UInt64 { field(slot, PlaceTableLayout.Row.population, as: UInt64.self) }
+    func geonameId(at slot: Int) -> UInt32 { field(slot, PlaceTableLayout.Row.geonameId, as: UInt32.self) }
 
     /// Whether `a` ranks before `b` among places at the same distance: larger population first,
     /// then smaller geonameid.
     @inline(__always)
     func ranksBefore(_ a: Int, _ b: Int) -> Bool {
-        let pa = populations[a], pb = populations[b]
-        return pa != pb ? pa > pb : ids[a] < ids[b]
+        let pa = population(at: a), pb = population(at: b)
+        return pa != pb ? pa > pb : geonameId(at: a) < geonameId(at: b)
     }
 
     /// Collects the best places found so far during a search.
@@ -265,7 +277,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         let qx = query.x, qy = query.y, qz = query.z
         let filtered = minimumPopulation > 0  // then populations are read only on ties
         @inline(__always) func consider(_ slot: Int, _ collector: inout C) {
-            if filtered, populations[slot] < minimumPopulation { return }
+            if filtered, population(at: slot) < minimumPopulation { return }
             let dx = qx - vectors[3 * slot], dy = qy - vectors[3 * slot + 1], dz = qz - vectors[3 * slot + 2]
             let squared = dx * dx + dy * dy + dz * dz
             if squared <= collector.worst { collector.offer(squared, slot, in: self) }

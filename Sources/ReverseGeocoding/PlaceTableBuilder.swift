@@ -76,15 +76,17 @@ public struct PlaceTableBuilder {
             out.putDouble(vector.x, at: layout.vectors + 24 * slot)
             out.putDouble(vector.y, at: layout.vectors + 24 * slot + 8)
             out.putDouble(vector.z, at: layout.vectors + 24 * slot + 16)
-            out.putDouble(place.latitude, at: layout.latitudes + 8 * slot)
-            out.putDouble(place.longitude, at: layout.longitudes + 8 * slot)
-            out.put64(UInt64(max(0, place.population)), at: layout.populations + 8 * slot)
-            out.put32(UInt32(truncatingIfNeeded: place.geonameId), at: layout.ids + 4 * slot)
-            out.put32(columns.names[slot], at: layout.names + 4 * slot)
-            out.put32(columns.asciiNames[slot], at: layout.asciiNames + 4 * slot)
-            out.put32(columns.featureCodes[slot], at: layout.featureCodes + 4 * slot)
-            out.put32(columns.timezones[slot], at: layout.timezones + 4 * slot)
-            out.put32(columns.regions[slot], at: layout.regions + 4 * slot)
+            let row = layout.rows + PlaceTableLayout.rowStride * slot
+            typealias Field = PlaceTableLayout.Row
+            out.putDouble(place.latitude, at: row + Field.latitude)
+            out.putDouble(place.longitude, at: row + Field.longitude)
+            out.put64(UInt64(max(0, place.population)), at: row + Field.population)
+            out.put32(UInt32(truncatingIfNeeded: place.geonameId), at: row + Field.geonameId)
+            out.put32(columns.names[slot], at: row + Field.name)
+            out.put32(columns.asciiNames[slot], at: row + Field.asciiName)
+            out.put32(columns.featureCodes[slot], at: row + Field.featureCode)
+            out.put32(columns.timezones[slot], at: row + Field.timezone)
+            out.put32(columns.regions[slot], at: row + Field.region)
         }
         for (index, bound) in tree.boxes.enumerated() {
             out.put32(bound.bitPattern, at: layout.boxes + 4 * index)

@@ -90,10 +90,11 @@ public final class ReverseGeocoder: Sendable {
     ///
     /// - Complexity: O(log n) expected.
     public func nearestPlace(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceMatch? {
+        let query = coordinate.unitVector
         var best = PlaceTable.Best(worst: bound(filter))
-        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
+        table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
         guard best.slot >= 0 else { return nil }
-        return match(best.slot, coordinate, filter)
+        return match(best.slot, query, filter)
     }
 
     /// The `count` places nearest to `coordinate` that pass `filter`, nearest first.
@@ -101,9 +102,10 @@ public final class ReverseGeocoder: Sendable {
     /// - Complexity: O(k log n) expected for k = `count`.
     public func nearestPlaces(to coordinate: Coordinate, count: Int, filter: PlaceFilter = .none) -> [PlaceMatch] {
         guard count > 0 else { return [] }
+        let query = coordinate.unitVector
         var best = PlaceTable.BestN(limit: count, bound: bound(filter))
-        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
-        return best.found.compactMap { match($0.slot, coordinate, filter) }
+        table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
+        return best.found.compactMap { match($0.slot, query, filter) }
     }
 
     /// The largest squared chord the filter allows, a hair wide so that a place exactly at the
@@ -123,15 +125,15 @@ public final class ReverseGeocoder: Sendable {
     /// times R = 6371.0088 km, and the bearing as the direction of `q` in the local east/north
     /// plane at `p`. Both agree with ``Coordinate/distanceKm(to:)`` and
     /// ``Coordinate/bearing(to:)`` to rounding, for a fraction of their trigonometry.
-    private func match(_ slot: Int, _ query: Coordinate, _ filter: PlaceFilter) -> PlaceMatch? {
+    private func match(_ slot: Int, _ query: SIMD3<Double>, _ filter: PlaceFilter) -> PlaceMatch? {
         guard let (distance, bearing) = measure(slot, query, filter) else { return nil }
         return PlaceMatch(place: place(at: slot), distanceKm: distance, bearing: bearing)
     }
 
-    /// The distance and bearing from the place at `slot` to `query`; `nil` beyond the filter's
-    /// maximum distance.
-    private func measure(_ slot: Int, _ query: Coordinate, _ filter: PlaceFilter) -> (Double, Double)? {
-        let p = table.unitVector(at: slot), q = query.unitVector
+    /// The distance and bearing from the place at `slot` to `query` (a unit vector); `nil` beyond
+    /// the filter's maximum distance.
+    private func measure(_ slot: Int, _ q: SIMD3<Double>, _ filter: PlaceFilter) -> (Double, Double)? {
+        let p = table.unitVector(at: slot)
         let cross = SIMD3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x)
         let angle = atan2((cross * cross).sum().squareRoot(), (p * q).sum())
         let distance = angle * Coordinate.earthRadiusKm
@@ -147,9 +149,10 @@ public final class ReverseGeocoder: Sendable {
     /// ``nearestPlace(to:filter:)`` without building a ``Place``: the result borrows its text from
     /// the table, for callers that write millions of places (such as `phototag geocode`).
     public func nearestPlaceView(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceView.Match? {
+        let query = coordinate.unitVector
         var best = PlaceTable.Best(worst: bound(filter))
-        table.search(coordinate.unitVector, minimumPopulation: minimumPopulation(filter), into: &best)
-        guard best.slot >= 0, let (distance, bearing) = measure(best.slot, coordinate, filter) else { return nil }
+        table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
+        guard best.slot >= 0, let (distance, bearing) = measure(best.slot, query, filter) else { return nil }
         return PlaceView.Match(view: PlaceView(geocoder: self, slot: best.slot), distanceKm: distance, bearing: bearing)
     }
 
@@ -208,6 +211,40 @@ public struct PlaceView: Sendable {
     private var table: PlaceTable { geocoder.table }
     private func region(_ field: Int) -> UnsafeRawBufferPointer? {
         table.regionIndex(at: slot).flatMap { table.utf8(at: table.regionString($0, field: field)) }
+    }
+
+    /// Every field at once: one call and one read of the row, for callers that write them all
+    /// (each property below is a call of its own).
+    public var fields: Fields {
+        let table = table, slot = slot
+        let strings = table.stringOffsets(at: slot), (latitude, longitude) = table.coordinate(at: slot)
+        let region = table.regionIndex(at: slot)
+        func regionString(_ field: Int) -> UnsafeRawBufferPointer? {
+            region.flatMap { table.utf8(at: table.regionString($0, field: field)) }
+        }
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        return Fields(
+            geonameId: Int(table.geonameId(at: slot)), name: table.utf8(at: strings.name) ?? empty,
+            asciiName: table.utf8(at: strings.asciiName) ?? empty, admin1: regionString(3), admin2: regionString(5),
+            countryCode: regionString(0) ?? empty, country: regionString(1), timezone: table.utf8(at: strings.timezone),
+            population: Int(clamping: table.population(at: slot)), featureCode: table.utf8(at: strings.featureCode),
+            latitude: latitude, longitude: longitude)
+    }
+
+    /// A place's fields, its text borrowed from the table (see ``PlaceView``).
+    public struct Fields {
+        public let geonameId: Int
+        public let name: UnsafeRawBufferPointer
+        public let asciiName: UnsafeRawBufferPointer
+        public let admin1: UnsafeRawBufferPointer?
+        public let admin2: UnsafeRawBufferPointer?
+        public let countryCode: UnsafeRawBufferPointer
+        public let country: UnsafeRawBufferPointer?
+        public let timezone: UnsafeRawBufferPointer?
+        public let population: Int
+        public let featureCode: UnsafeRawBufferPointer?
+        public let latitude: Double
+        public let longitude: Double
     }
 
     public var geonameId: Int { Int(table.geonameId(at: slot)) }

@@ -148,7 +148,7 @@ import Testing
         }
         var version = Self.table
         version[8] = 9
-        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 1"))
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 2"))
         {
             try ReverseGeocoder(tableBytes: version)
         }
