@@ -69,6 +69,29 @@ final class ByteBuffer {
         }
     }
 
+    /// Appends `"name":` (and a space when `space`): a JSON object key, with one capacity check.
+    @inline(__always)
+    func appendKey(_ name: StaticString, space: Bool) {
+        let length = name.utf8CodeUnitCount
+        reserve(length + 4)
+        var out = base + count
+        out[0] = UInt8(ascii: "\"")
+        out += 1
+        if name.hasPointerRepresentation {
+            out.update(from: name.utf8Start, count: length)
+        } else {
+            name.withUTF8Buffer { out.update(from: $0.baseAddress!, count: length) }
+        }
+        out += length
+        out[0] = UInt8(ascii: "\"")
+        out[1] = UInt8(ascii: ":")
+        out[2] = UInt8(ascii: " ")
+        count += length + (space ? 4 : 3)  // the quotes, the colon and the space
+    }
+
+    /// Empties the buffer and keeps its memory, for the next batch.
+    func removeAll() { count = 0 }
+
     /// Appends `count` copies of `byte`.
     func append(repeating byte: UInt8, count extra: Int) {
         guard extra > 0 else { return }

@@ -72,11 +72,7 @@ struct JSONWriter {
     @inline(__always)
     mutating func key(_ name: StaticString) {
         prepareValue()
-        out.append(UInt8(ascii: "\""))
-        out.append(name)
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
-        if pretty { out.append(UInt8(ascii: " ")) }
+        out.appendKey(name, space: pretty)
         afterKey = true
     }
 
@@ -91,13 +87,12 @@ struct JSONWriter {
         prepareValue()
         out.append(UInt8(ascii: "\""))
         let bytes = value.bindMemory(to: UInt8.self)
-        if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 >= 0x7F }) {
-            out.append(contentsOf: bytes)  // plain ASCII: nothing to escape or check
+        // The table's text is valid UTF-8 (checked when it was opened), so only the bytes JSON
+        // escapes need a look: most names, accented ones included, are copied in one go.
+        if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out.append(contentsOf: bytes)
         } else {
-            // Escapes as for any string, and replaces bytes that are not UTF-8 (a damaged table).
-            let text = String(decoding: bytes, as: UTF8.self)
-            var utf8 = text
-            utf8.withUTF8 { for byte in $0 { Self.appendEscaped(byte, to: out) } }
+            for byte in bytes { Self.appendEscaped(byte, to: out) }
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -194,7 +194,7 @@ func writePlace(_ match: PlaceMatch?, to json: inout JSONWriter) {
 /// Writes a place borrowed from the table: the same object as ``writePlace(_:to:)-(PlaceMatch?,_)``,
 /// its text copied from the table's bytes.
 func writePlace(_ match: PlaceView.Match, to json: inout JSONWriter) {
-    let place = match.view
+    let place = match.view.fields
     json.beginObject()
     json.key("geonameId")
     json.integer(place.geonameId)

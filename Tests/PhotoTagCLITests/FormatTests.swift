@@ -1,4 +1,5 @@
 import Foundation
+import ReverseGeocoding
 import TestSupport
 import Testing
 
@@ -68,6 +69,39 @@ import Testing
         let out = ByteBuffer()
         JSONWriter.appendQuoted("tab\tquote\"slash\\nl\nbell\u{07}é\u{FFFD}", to: out)
         #expect(String(decoding: out.bytes, as: UTF8.self) == #""tab\tquote\"slash\\nl\nbell\u0007é�""#)
+    }
+
+    /// `geocode` writes places straight from the table's bytes; `locate` from a ``Place``. Both
+    /// must give the same JSON, escapes and non-ASCII text included.
+    @Test func placesBorrowedFromTheTableAreWrittenAsPlacesAre() throws {
+        let names = ["Paris", "Île-de-France", "say \"hi\"", "back\\slash", "tab\there", "del\u{7F}", "東京", ""]
+        let places = names.enumerated().map { index, name in
+            Place(
+                geonameId: index + 1, name: name, asciiName: name.isEmpty ? "x" : "ascii \(index)",
+                admin1: index % 2 == 0 ? name : nil, admin2: nil, countryCode: "FR", country: "Fr\"ance",
+                timezone: index % 3 == 0 ? nil : "Europe/Paris", population: index * 1000,
+                featureCode: index == 1 ? nil : "PPL", latitude: Double(index) * 7.25 - 20,
+                longitude: Double(index) * 11.5)
+        }
+        let geocoder = try ReverseGeocoder(
+            tableBytes: try PlaceTableBuilder(source: "test", date: "2026-01-01").build(places))
+        for place in places {
+            let query = try #require(Coordinate(latitude: place.latitude + 0.01, longitude: place.longitude - 0.02))
+            let view = try #require(geocoder.nearestPlaceView(to: query))
+            let owned = try #require(geocoder.nearestPlace(to: query))
+            for pretty in [false, true] {
+                var borrowedJSON = JSONWriter(pretty: pretty), ownedJSON = JSONWriter(pretty: pretty)
+                writePlace(view, to: &borrowedJSON)
+                writePlace(owned, to: &ownedJSON)
+                #expect(borrowedJSON.bytes == ownedJSON.bytes, "\(place.name)")
+                #expect(view.placeMatch.place == owned.place)
+            }
+            var json = JSONWriter(pretty: false)
+            writePlace(view, to: &json)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
+            #expect(object["name"] as? String == place.name)
+            #expect(object["admin1"] as? String == place.admin1)
+        }
     }
 
     @Test func distancesAreWrittenAsTheRoundedDoubleWouldBe() {
