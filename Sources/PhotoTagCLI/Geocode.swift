@@ -27,9 +27,13 @@ extension Context {
         } else {
             var pending: [UInt8] = []
             var number = 0
+            var atEnd = false
             while !output.isClosed {
                 let chunk = input.read(upTo: 1 << 20)
-                if chunk.isEmpty { break }
+                if chunk.isEmpty {
+                    atEnd = true
+                    break
+                }
                 pending += chunk
                 guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
                 var lines: [Line] = []
@@ -44,7 +48,9 @@ extension Context {
                 pending.removeFirst(lastNewline + 1)
                 output.flush()
             }
-            if !pending.isEmpty {
+            // A last line without a newline; not when the reader left early, when what is pending
+            // is only the start of a line that was never read to its end.
+            if atEnd, !pending.isEmpty {
                 number += 1
                 run.process([Line(number: number, range: 0..<pending.count)], in: pending)
             }
@@ -84,15 +90,25 @@ struct GeocodeRun {
         self.formatter = formatter
         self.geocoder = geocoder
         self.workers = workers
+        buffers = PartBuffers((0..<Self.parts(workers: workers)).map { _ in ByteBuffer(capacity: 1 << 16) })
     }
+
+    /// How many parts a big batch is split into: four per core, so that a core that finishes
+    /// early takes another part.
+    private static func parts(workers: Int) -> Int { workers > 1 ? 4 * workers : 1 }
 
     /// What rendering part of a batch gave: its output bytes, its rejected lines, and whether a
     /// coordinate had no place.
     struct Part: @unchecked Sendable {  // each part is written by one thread, then read by one
-        var bytes = ByteBuffer(capacity: 1 << 16)
+        var bytes: ByteBuffer
         var rejections: [(line: Int?, reason: String)] = []
         var placeless = false
     }
+
+    /// One output buffer per part, kept from batch to batch: a batch's records (~20 MB of NDJSON
+    /// for 1 MiB of input) then reuse memory that is already mapped, instead of growing fresh
+    /// buffers by doubling (copying each byte about twice more) and faulting in new pages.
+    private let buffers: PartBuffers
 
     /// Parses, looks up, renders and writes a batch of lines, in order.
     mutating func process(_ lines: [Context.Line], in bytes: [UInt8]) {
@@ -131,8 +147,10 @@ struct GeocodeRun {
         let geocoder = geocoder, place = options.place, formatter = formatter
         // JSON is written straight from the table's bytes; the other formats need the strings.
         let borrowed = [.json, .ndjson, .geojson].contains(formatter.format)
-        @Sendable func part(_ range: Range<Int>) -> Part {
-            var result = Part()
+        let buffers = buffers
+        @Sendable func part(_ index: Int, _ range: Range<Int>) -> Part {
+            buffers.all[index].removeAll()
+            var result = Part(bytes: buffers.all[index])
             for index in range {
                 let line = lines[index]
                 var record = CoordinateRecord(line: line.number)
@@ -149,16 +167,23 @@ struct GeocodeRun {
             }
             return result
         }
-        guard workers > 1, lines.count >= 2048 else { return [part(0..<lines.count)] }
-        // Four parts per core, so that a core that finishes early takes another part.
-        let parts = 4 * workers
+        guard workers > 1, lines.count >= 2048 else { return [part(0, 0..<lines.count)] }
+        let parts = buffers.all.count
         let size = (lines.count + parts - 1) / parts
         let results = ResultSlots<Part>(count: parts)
         DispatchQueue.concurrentPerform(iterations: parts) { index in
-            results.set(index, part(min(lines.count, index * size)..<min(lines.count, (index + 1) * size)))
+            results.set(index, part(index, min(lines.count, index * size)..<min(lines.count, (index + 1) * size)))
         }
         return results.all()
     }
+}
+
+/// The output buffers of a batch's parts: part `i` is rendered into `all[i]` by exactly one thread,
+/// then written out by the caller before the next batch starts.
+final class PartBuffers: @unchecked Sendable {
+    let all: [ByteBuffer]
+
+    init(_ all: [ByteBuffer]) { self.all = all }
 }
 
 /// One slot per parallel part, each written by exactly one thread.

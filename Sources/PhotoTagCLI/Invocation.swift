@@ -160,7 +160,7 @@ extension Invocation {
         }
         let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
         if parsed.has("--help") { return .help(command) }
-        var reader = OptionReader(parsed: parsed, command: command)
+        let reader = OptionReader(parsed: parsed, command: command)
         switch command {
         case .locate:
             return .locate(

@@ -160,6 +160,31 @@ import Testing
         #expect(process.terminationReason == .exit)  // not killed by SIGPIPE, no crash
         #expect(stderr.isEmpty)
     }
+
+    /// The same for `geocode` reading a big input: the unread rest of a line cut by the 1 MiB
+    /// read is not reported as a bad line once the reader has gone.
+    @Test func aClosedPipeEndsGeocodeQuietly() throws {
+        let input = NSTemporaryDirectory() + "phototag-points-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: input) }
+        // 21-byte lines: 1 MiB is not a whole number of them.
+        let lines = (0..<150_000).map { index in "12.345678,-98.\(String(100_000 + index).dropFirst())0\n" }
+        #expect(lines[0].utf8.count == 21)
+        try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: input))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = ["geocode", "--no-place", "--format", "ndjson"]
+        let output = Pipe(), errors = Pipe()
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        _ = output.fileHandleForReading.readData(ofLength: 100)
+        try output.fileHandleForReading.close()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(String(decoding: stderr, as: UTF8.self) == "")
+    }
 }
 
 /// A small RFC 4180 reader for the round-trip check: quoted fields, doubled quotes, CRLF rows.
