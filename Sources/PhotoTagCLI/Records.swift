@@ -158,72 +158,83 @@ extension CoordinateRecord {
 /// Writes a place match as the `place` object of DESIGN.md §5, or `null`.
 func writePlace(_ match: PlaceMatch?, to json: inout JSONWriter) {
     guard let match else { return json.null() }
-    let place = match.place
-    json.beginObject()
-    json.key("geonameId")
-    json.integer(place.geonameId)
-    json.key("name")
-    json.string(place.name)
-    json.key("asciiName")
-    json.string(place.asciiName)
-    json.key("admin1")
-    json.string(place.admin1)
-    json.key("admin2")
-    json.string(place.admin2)
-    json.key("countryCode")
-    json.string(place.countryCode)
-    json.key("country")
-    json.string(place.country)
-    json.key("timezone")
-    json.string(place.timezone)
-    json.key("population")
-    json.integer(place.population)
-    json.key("featureCode")
-    json.string(place.featureCode)
-    json.key("latitude")
-    json.number(place.latitude)
-    json.key("longitude")
-    json.number(place.longitude)
-    json.key("distanceKm")
-    json.metres(match.distanceKm)
-    json.key("bearing")
-    json.integer(roundedBearing(match.bearing))
-    json.endObject()
+    writePlaceObject(match.place, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
 }
 
 /// Writes a place borrowed from the table: the same object as ``writePlace(_:to:)-(PlaceMatch?,_)``,
 /// its text copied from the table's bytes.
 func writePlace(_ match: PlaceView.Match, to json: inout JSONWriter) {
-    let place = match.view.fields
+    writePlaceObject(match.view.fields, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
+}
+
+/// Text a place's JSON is written from: a `String`, or UTF-8 bytes borrowed from the place table.
+protocol JSONText {
+    static func write(_ value: Self?, to json: inout JSONWriter)
+}
+
+extension String: JSONText {
+    static func write(_ value: String?, to json: inout JSONWriter) { json.string(value) }
+}
+
+extension UnsafeRawBufferPointer: JSONText {
+    static func write(_ value: UnsafeRawBufferPointer?, to json: inout JSONWriter) { json.string(utf8: value) }
+}
+
+/// A place's fields, whichever way its text is held: a ``Place`` or a ``PlaceView/Fields``.
+protocol PlaceFields {
+    associatedtype Text: JSONText
+    var geonameId: Int { get }
+    var name: Text { get }
+    var asciiName: Text { get }
+    var admin1: Text? { get }
+    var admin2: Text? { get }
+    var countryCode: Text { get }
+    var country: Text? { get }
+    var timezone: Text? { get }
+    var population: Int { get }
+    var featureCode: Text? { get }
+    var latitude: Double { get }
+    var longitude: Double { get }
+}
+
+extension Place: PlaceFields {}
+extension PlaceView.Fields: PlaceFields {}
+
+/// The `place` object: one writer for both kinds of place, so that they cannot drift apart.
+@inline(__always)
+private func writePlaceObject<Fields: PlaceFields>(
+    _ place: Fields, distanceKm: Double, bearing: Double, to json: inout JSONWriter
+) {
+    typealias Text = Fields.Text
     json.beginObject()
     json.key("geonameId")
     json.integer(place.geonameId)
     json.key("name")
-    json.string(utf8: place.name)
+    Text.write(place.name, to: &json)
     json.key("asciiName")
-    json.string(utf8: place.asciiName)
+    Text.write(place.asciiName, to: &json)
     json.key("admin1")
-    json.string(utf8: place.admin1)
+    Text.write(place.admin1, to: &json)
     json.key("admin2")
-    json.string(utf8: place.admin2)
+    Text.write(place.admin2, to: &json)
     json.key("countryCode")
-    json.string(utf8: place.countryCode)
+    Text.write(place.countryCode, to: &json)
     json.key("country")
-    json.string(utf8: place.country)
+    Text.write(place.country, to: &json)
     json.key("timezone")
-    json.string(utf8: place.timezone)
+    Text.write(place.timezone, to: &json)
     json.key("population")
     json.integer(place.population)
     json.key("featureCode")
-    json.string(utf8: place.featureCode)
+    Text.write(place.featureCode, to: &json)
     json.key("latitude")
     json.number(place.latitude)
     json.key("longitude")
     json.number(place.longitude)
     json.key("distanceKm")
-    json.metres(match.distanceKm)
+    json.metres(distanceKm)
     json.key("bearing")
-    json.integer(roundedBearing(match.bearing))
+    json.integer(roundedBearing(bearing))
     json.endObject()
 }
 
