@@ -139,26 +139,35 @@ import Testing
         #expect(result.status == 2)
     }
 
+    /// Runs phototag like `phototag … | head -c 100`: reads a little of its output, closes the
+    /// reading end, and returns how the process ended and what it wrote on stderr.
+    static func runUntilTheReaderLeaves(
+        _ arguments: [String], input: String? = nil
+    ) throws -> (reason: Process.TerminationReason, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Binary.path)
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        if let input { process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input)) }
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        _ = output.fileHandleForReading.readData(ofLength: 100)
+        try output.fileHandleForReading.close()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationReason, String(decoding: stderr, as: UTF8.self))
+    }
+
     @Test func aClosedPipeEndsTheScanQuietly() throws {
         let root = NSTemporaryDirectory() + "phototag-pipe-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
         for index in 0..<3000 { try photo.write(to: URL(fileURLWithPath: root + "/p\(index).jpg")) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["scan", "--format", "ndjson", root]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Like `| head -1`: read a little, then close the reading end.
-        _ = output.fileHandleForReading.readData(ofLength: 100)
-        try output.fileHandleForReading.close()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)  // not killed by SIGPIPE, no crash
-        #expect(stderr.isEmpty)
+        let result = try Self.runUntilTheReaderLeaves(["scan", "--format", "ndjson", root])
+        #expect(result.reason == .exit)  // not killed by SIGPIPE, no crash
+        #expect(result.errors == "")
     }
 
     /// The same for `geocode` reading a big input: the unread rest of a line cut by the 1 MiB
@@ -170,20 +179,9 @@ import Testing
         let lines = (0..<150_000).map { index in "12.345678,-98.\(String(100_000 + index).dropFirst())0\n" }
         #expect(lines[0].utf8.count == 21)
         try Data(lines.joined().utf8).write(to: URL(fileURLWithPath: input))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["geocode", "--no-place", "--format", "ndjson"]
-        let output = Pipe(), errors = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        _ = output.fileHandleForReading.readData(ofLength: 100)
-        try output.fileHandleForReading.close()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(String(decoding: stderr, as: UTF8.self) == "")
+        let result = try Self.runUntilTheReaderLeaves(["geocode", "--no-place", "--format", "ndjson"], input: input)
+        #expect(result.reason == .exit)
+        #expect(result.errors == "")
     }
 }
 
