@@ -148,9 +148,9 @@ struct GeocodeRun {
         // JSON is written straight from the table's bytes; the other formats need the strings.
         let borrowed = [.json, .ndjson, .geojson].contains(formatter.format)
         let buffers = buffers
-        @Sendable func part(_ index: Int, _ range: Range<Int>) -> Part {
-            buffers.all[index].removeAll()
-            var result = Part(bytes: buffers.all[index])
+        @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
+            buffers.all[number].removeAll()
+            var result = Part(bytes: buffers.all[number])
             for index in range {
                 let line = lines[index]
                 var record = CoordinateRecord(line: line.number)
