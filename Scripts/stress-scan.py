@@ -22,6 +22,7 @@ import os
 import shutil
 import stat
 import subprocess
+import statistics
 import sys
 import tempfile
 import threading
@@ -191,6 +192,9 @@ def main():
     parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "release", "phototag"))
     parser.add_argument("--compare", action="store_true", help="also scan a tree a tenth the size")
     parser.add_argument("--keep", action="store_true", help="keep the generated tree")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="scan each tree this many times and report the median time and its range "
+                             "(the first run, with files changing under it, is the one checked)")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
     failed = False
@@ -209,6 +213,20 @@ def main():
                 statuses[record["status"]] = statuses.get(record["status"], 0) + 1
             print(f"stress-scan: {len(records):,} records in {elapsed:.2f} s ({len(records) / elapsed:,.0f} files/s), "
                   f"peak RSS {rss_kb / 1024:.1f} MB, statuses {dict(sorted(statuses.items()))}")
+            if args.runs > 1:
+                # The same tree again (the churned files are gone by now): time only.
+                times, peaks, counts = [elapsed], [rss_kb], []
+                for _ in range(args.runs - 1):
+                    _, again, _, again_rss, again_elapsed = run_scan(binary, base)
+                    times.append(again_elapsed)
+                    peaks.append(again_rss)
+                    counts.append(again.count(b"\n"))
+                rates = sorted(counts[0] / t for t in times[1:])
+                print(f"stress-scan: {args.runs} runs: median {statistics.median(times):.2f} s "
+                      f"(range {min(times):.2f}-{max(times):.2f} s); repeat runs of {counts[0]:,} records: "
+                      f"median {statistics.median(rates):,.0f} files/s (range {rates[0]:,.0f}-{rates[-1]:,.0f}); "
+                      f"peak RSS median {statistics.median(peaks) / 1024:.1f} MB "
+                      f"(range {min(peaks) / 1024:.1f}-{max(peaks) / 1024:.1f})")
             for problem in problems[:20]:
                 print(f"stress-scan: PROBLEM {problem}")
             failed = failed or bool(problems)
