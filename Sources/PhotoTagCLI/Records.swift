@@ -333,12 +333,17 @@ func compassPoint(_ degrees: Double) -> String {
     ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((degrees / 45).rounded()) % 8]
 }
 
-/// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it.
+/// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it; under
+/// ``closeByKm`` (`0.0 km`), no compass point, since the bearing of a few metres says nothing.
 func placeLabel(_ match: PlaceMatch) -> String {
     let place = match.place
     let parts = [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
-    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km \(compassPoint(match.bearing))"
+    let direction = match.distanceKm < closeByKm ? "" : " " + compassPoint(match.bearing)
+    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km" + direction
 }
+
+/// Under this distance (50 m, which text rounds to `0.0 km`), text gives no direction.
+let closeByKm = 0.05
 
 /// `value` rounded to `digits` decimals, without exponent notation: `fixed(2.2945, 6)` is
 /// `2.294500`.
