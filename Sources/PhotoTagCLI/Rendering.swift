@@ -90,7 +90,8 @@ struct RecordFormatter: Sendable {
     }
 
     /// A GeoJSON Feature: the position as a Point (`[longitude, latitude, altitude?]`, RFC 7946),
-    /// the record as its properties.
+    /// the record as flat properties named as the CSV columns, which GIS tools read as typed
+    /// fields (nested objects would come through as `String(JSON)`).
     private func writeFeature(_ record: Record, to json: inout JSONWriter) {
         json.beginObject()
         json.key("type")
@@ -116,7 +117,10 @@ struct RecordFormatter: Sendable {
             json.null()
         }
         json.key("properties")
-        write(record, to: &json)
+        switch record {
+        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby)
+        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby)
+        }
         json.endObject()
     }
 
