@@ -76,6 +76,15 @@ struct JSONWriter {
         afterKey = true
     }
 
+    /// Writes an object key made at run time (GeoJSON properties named as the CSV columns).
+    mutating func key(named name: String) {
+        prepareValue()
+        Self.appendQuoted(name, to: out)
+        out.append(UInt8(ascii: ":"))
+        if pretty { out.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
     mutating func null() {
         prepareValue()
         out.append("null" as StaticString)

@@ -131,7 +131,8 @@ struct Context {
     func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {
         let colour = options.format == .text && output.isTerminal && environment.allowsColor
         return RecordFormatter(
-            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos)
+            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
+            place: place)
     }
 
     // MARK: locate and scan
@@ -190,10 +191,10 @@ struct Context {
             }
             if !output.quiet {
                 if let error = record.reading.error {
-                    context.errors.write("phototag: \(record.file): \(error)\n")
+                    context.errors.write("phototag: \(quotedForTerminal(record.file)): \(error)\n")
                 } else if output.format == .text, record.reading.status == .located {
                     for warning in record.reading.warnings {
-                        context.errors.write("phototag: \(record.file): warning: \(warning)\n")
+                        context.errors.write("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
                     }
                 }
             }
@@ -239,7 +240,7 @@ struct Context {
     func locate(_ options: LocateOptions) -> Int32 {
         guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
         let formatter = formatter(options.output, options.place, photos: true)
-        let width = options.output.format == .text ? options.files.map { displayWidth($0.text) }.max() ?? 0 : 0
+        let width = options.output.format == .text ? RecordEmitter.columnWidth(forFiles: options.files.map(\.text)) : 0
         let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: width)
         run.found(options.files.count, final: true)
         run.start()
@@ -276,7 +277,8 @@ struct Context {
     func scan(_ options: ScanOptions) -> Int32 {
         guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
         let formatter = formatter(options.output, options.place, photos: true)
-        let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: 0)
+        let run = PhotoRun(
+            context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()
         let place = options.place
         @Sendable func process(_ item: ScanItem) -> Processed {
@@ -326,7 +328,7 @@ struct Context {
                     found += 1
                     batch.append(.unreadable(path, errno: code))
                 case .skipped(let path, let reason):
-                    run.note("\(String(decoding: path, as: UTF8.self)): \(reason)")
+                    run.note("\(quotedForTerminal(String(decoding: path, as: UTF8.self))): \(reason)")
                 }
                 return batch.count < 32 || submitBatch()
             }

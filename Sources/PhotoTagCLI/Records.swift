@@ -245,6 +245,148 @@ private func writeNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter) {
     json.endArray()
 }
 
+// MARK: - GeoJSON properties
+
+extension PhotoRecord {
+    /// Writes the record as flat GeoJSON `properties`, for GIS tools: the CSV columns
+    /// (``CSVColumns/photo``), by the same names in the same order, with JSON types (numbers as
+    /// numbers, `null` when absent, `warnings` joined by `; ` or `null`); with `--nearest`, the
+    /// nearby places follow the place as `nearby_1_name`… `nearby_K_bearing`.
+    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
+        let fix = reading.fix
+        let camera = reading.camera
+        var names = CSVColumns.photo.makeIterator()
+        func key() { json.key(named: names.next() ?? "") }
+        json.beginObject()
+        key()
+        json.string(file)
+        key()
+        json.string(reading.status.rawValue)
+        key()
+        json.number(fix?.latitude)
+        key()
+        json.number(fix?.longitude)
+        key()
+        json.number(fix?.altitude)
+        key()
+        json.string(fix?.timestamp?.description)
+        key()
+        json.number(fix?.direction)
+        key()
+        json.string(fix?.directionReference?.rawValue)
+        key()
+        json.number(fix?.speed)
+        key()
+        json.number(fix?.horizontalError)
+        key()
+        json.string(fix?.mapDatum)
+        key()
+        json.string(fix?.source.rawValue)
+        for _ in CSVColumns.place { _ = names.next() }
+        writeFlatPlace(place.nearest, names: CSVColumns.place, to: &json)
+        if nearby { writeFlatNearby(place.nearby, to: &json) }
+        key()
+        json.string(camera?.make)
+        key()
+        json.string(camera?.model)
+        key()
+        json.string(camera?.dateTimeOriginal)
+        key()
+        json.string(camera?.offsetTimeOriginal)
+        key()
+        json.string(reading.warnings.isEmpty ? nil : reading.warnings.map(\.description).joined(separator: "; "))
+        key()
+        json.string(reading.error?.description)
+        json.endObject()
+    }
+}
+
+extension CoordinateRecord {
+    /// Writes the record as flat GeoJSON `properties`: the CSV columns
+    /// (``CSVColumns/coordinate``) with JSON types, as ``PhotoRecord/writeProperties(to:nearby:)``.
+    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
+        var names = CSVColumns.coordinate.makeIterator()
+        func key() { json.key(named: names.next() ?? "") }
+        json.beginObject()
+        key()
+        json.number(coordinate?.latitude)
+        key()
+        json.number(coordinate?.longitude)
+        for _ in CSVColumns.place { _ = names.next() }
+        if let view = place.view {
+            writeFlatPlace(
+                view.view.fields, distanceKm: view.distanceKm, bearing: view.bearing, names: CSVColumns.place, to: &json
+            )
+        } else {
+            writeFlatPlace(place.nearest, names: CSVColumns.place, to: &json)
+        }
+        if nearby { writeFlatNearby(place.nearby, to: &json) }
+        key()
+        json.string(error)
+        key()
+        json.integer(line)
+        json.endObject()
+    }
+}
+
+/// Writes a place as flat properties named `names` (``CSVColumns/place``, or their
+/// `nearby_N_` forms), all `null` without a place.
+private func writeFlatPlace(_ match: PlaceMatch?, names: [String], to json: inout JSONWriter) {
+    guard let match else {
+        for name in names {
+            json.key(named: name)
+            json.null()
+        }
+        return
+    }
+    writeFlatPlace(match.place, distanceKm: match.distanceKm, bearing: match.bearing, names: names, to: &json)
+}
+
+/// The flat place properties: one writer for both kinds of place, as for the `place` object.
+private func writeFlatPlace<Fields: PlaceFields>(
+    _ place: Fields, distanceKm: Double, bearing: Double, names: [String], to json: inout JSONWriter
+) {
+    typealias Text = Fields.Text
+    var names = names.makeIterator()
+    func key() { json.key(named: names.next() ?? "") }
+    key()
+    json.integer(place.geonameId)
+    key()
+    Text.write(place.name, to: &json)
+    key()
+    Text.write(place.asciiName, to: &json)
+    key()
+    Text.write(place.admin1, to: &json)
+    key()
+    Text.write(place.admin2, to: &json)
+    key()
+    Text.write(place.countryCode, to: &json)
+    key()
+    Text.write(place.country, to: &json)
+    key()
+    Text.write(place.timezone, to: &json)
+    key()
+    json.integer(place.population)
+    key()
+    Text.write(place.featureCode, to: &json)
+    key()
+    json.number(place.latitude)
+    key()
+    json.number(place.longitude)
+    key()
+    json.metres(distanceKm)
+    key()
+    json.integer(roundedBearing(bearing))
+}
+
+/// With `--nearest K`: the places found, nearest first, as `nearby_1_geoname_id`…
+private func writeFlatNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter) {
+    for (index, match) in (matches ?? []).enumerated() {
+        let names = CSVColumns.place.map { "nearby_\(index + 1)_" + $0.dropFirst("place_".count) }
+        writeFlatPlace(match, names: names, to: &json)
+    }
+}
+
 // MARK: - CSV
 
 enum CSVColumns {
@@ -333,12 +475,17 @@ func compassPoint(_ degrees: Double) -> String {
     ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((degrees / 45).rounded()) % 8]
 }
 
-/// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it.
+/// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it; under
+/// ``closeByKm`` (`0.0 km`), no compass point, since the bearing of a few metres says nothing.
 func placeLabel(_ match: PlaceMatch) -> String {
     let place = match.place
     let parts = [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
-    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km \(compassPoint(match.bearing))"
+    let direction = match.distanceKm < closeByKm ? "" : " " + compassPoint(match.bearing)
+    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km" + direction
 }
+
+/// Under this distance (50 m, which text rounds to `0.0 km`), text gives no direction.
+let closeByKm = 0.05
 
 /// `value` rounded to `digits` decimals, without exponent notation: `fixed(2.2945, 6)` is
 /// `2.294500`.

@@ -22,6 +22,9 @@ struct RecordFormatter: Sendable {
     let style: TextStyle
     /// Whether records are photos (`file` first) or coordinates.
     let photos: Bool
+    /// How places were looked up: text says `no place within N km` under `--max-distance`, and
+    /// nothing after a photo's coordinates under `--no-place`.
+    var place = PlaceOptions()
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -87,7 +90,8 @@ struct RecordFormatter: Sendable {
     }
 
     /// A GeoJSON Feature: the position as a Point (`[longitude, latitude, altitude?]`, RFC 7946),
-    /// the record as its properties.
+    /// the record as flat properties named as the CSV columns, which GIS tools read as typed
+    /// fields (nested objects would come through as `String(JSON)`).
     private func writeFeature(_ record: Record, to json: inout JSONWriter) {
         json.beginObject()
         json.key("type")
@@ -113,7 +117,10 @@ struct RecordFormatter: Sendable {
             json.null()
         }
         json.key("properties")
-        write(record, to: &json)
+        switch record {
+        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby)
+        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby)
+        }
         json.endObject()
     }
 
@@ -132,27 +139,45 @@ struct RecordFormatter: Sendable {
             switch reading.status {
             case .located:
                 let fix = reading.fix!
-                rest = style.paint(padded(coordinateText(fix.latitude, fix.longitude), 23), "32")
-                if let match = photo.place.nearest { rest += "  " + placeLabel(match) }
+                let coordinates = coordinateText(fix.latitude, fix.longitude)
+                if let match = photo.place.nearest {
+                    rest = style.paint(padded(coordinates, 23), "32") + "  " + placeLabel(match)
+                } else if place.skip {
+                    rest = style.paint(coordinates, "32")
+                } else {
+                    rest = style.paint(padded(coordinates, 23), "32") + "  " + style.paint(noPlaceText, "2")
+                }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
             case .invalidGPS:
-                rest = style.paint("invalid GPS: ", "33") + reading.warnings.map(\.description).joined(separator: "; ")
+                rest =
+                    style.paint("invalid GPS: ", "33")
+                    + escapingControls(reading.warnings.map(\.description).joined(separator: "; "))
             case .error:
-                rest = style.paint("error: ", "31") + (reading.error?.description ?? "")
+                rest = style.paint("error: ", "31") + escapingControls(reading.error?.description ?? "")
             }
-            return Rendered(bytes: Array(rest.utf8), column: photo.file, more: nearbyLines(photo.place))
+            return Rendered(
+                bytes: Array(rest.utf8), column: quotedForTerminal(photo.file), more: nearbyLines(photo.place))
         case .coordinate(let point):
             var line: String
             if let error = point.error {
-                line = style.paint("error: ", "31") + (point.line.map { "line \($0): " } ?? "") + error
+                line =
+                    style.paint("error: ", "31") + (point.line.map { "line \($0): " } ?? "") + escapingControls(error)
             } else {
                 let coordinate = point.coordinate!
                 line = style.paint(padded(coordinateText(coordinate.latitude, coordinate.longitude), 23), "32")
-                line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint("no place", "2"))
+                line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint(noPlaceText, "2"))
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
         }
+    }
+
+    /// What text says when no place passes the filters: `no place`, or `no place within 1 km`
+    /// under `--max-distance 1`.
+    private var noPlaceText: String {
+        guard let limit = place.filter.maximumDistanceKm, !place.skip else { return "no place" }
+        let whole = limit.rounded() == limit && limit < 1e15
+        return "no place within \(whole ? String(Int(limit)) : String(limit)) km"
     }
 
     /// With `--nearest k`, the 2nd to kth places, one per line.
@@ -185,12 +210,25 @@ struct RecordEmitter {
     let formatter: RecordFormatter
     /// How many records have been written.
     private(set) var count = 0
-    /// The width the text file column is padded to; it only grows.
-    var columnWidth: Int
+    /// The width, in terminal cells, the text file column is padded to. It is fixed for the run,
+    /// so that every line's coordinates start in the same cell from the first line on; a longer
+    /// name pushes only its own line.
+    let columnWidth: Int
 
-    init(formatter: RecordFormatter, columnWidth: Int = 0) {
+    /// The widest the file column gets: longer names push their line instead of every line.
+    static let maximumColumnWidth = 48
+
+    /// - Parameter columnWidth: the width of the file column, at most ``maximumColumnWidth``:
+    ///   that of the longest name when every name is known before the first record (`locate`,
+    ///   see ``columnWidth(forFiles:)``), the maximum otherwise (`scan`).
+    init(formatter: RecordFormatter, columnWidth: Int = RecordEmitter.maximumColumnWidth) {
         self.formatter = formatter
-        self.columnWidth = columnWidth
+        self.columnWidth = min(max(columnWidth, 0), Self.maximumColumnWidth)
+    }
+
+    /// The file column's width for these names, as text shows them, capped.
+    static func columnWidth(forFiles names: [String]) -> Int {
+        min(names.map { displayWidth(quotedForTerminal($0)) }.max() ?? 0, maximumColumnWidth)
     }
 
     mutating func emit(_ rendered: RecordFormatter.Rendered) -> [UInt8] {
@@ -199,10 +237,8 @@ struct RecordEmitter {
         switch formatter.format {
         case .text:
             if let column = rendered.column {
-                let width = displayWidth(column)
-                columnWidth = max(columnWidth, width)
                 bytes += column.utf8
-                bytes += [UInt8](repeating: 0x20, count: columnWidth - width + 2)
+                bytes += [UInt8](repeating: 0x20, count: max(columnWidth - displayWidth(column), 0) + 2)
             }
             bytes += rendered.bytes
             bytes.append(0x0A)
@@ -222,25 +258,88 @@ struct RecordEmitter {
     }
 }
 
-/// `text` padded with spaces to `width` columns.
+/// `text` padded with spaces to `width` terminal cells.
 func padded(_ text: String, _ width: Int) -> String {
     let current = displayWidth(text)
     return current >= width ? text : text + String(repeating: " ", count: width - current)
 }
 
-/// The columns a string takes in a terminal: one per character, two for wide East Asian ones
-/// and emoji, none for combining marks and controls.
+/// The cells a string takes in a terminal, as `wcwidth(3)` counts them: two for wide East Asian
+/// characters and emoji, none for combining marks, joiners, variation selectors and controls,
+/// one for the rest. Text is measured by Unicode scalars, not by characters: a base letter and
+/// its combining accent are one character but take one cell, as are the scalars of a decomposed
+/// (NFD) Hangul syllable.
 func displayWidth(_ text: String) -> Int {
     var width = 0
-    for scalar in text.unicodeScalars {
-        let value = scalar.value
-        switch value {
-        case 0..<0x20, 0x7F..<0xA0, 0x300..<0x370, 0x200B...0x200F, 0xFE00...0xFE0F: break
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1FAFF, 0x20000...0x3FFFD:
-            width += 2
-        default: width += 1
+    for scalar in text.unicodeScalars { width += cells(scalar) }
+    return width
+}
+
+/// The cells one Unicode scalar takes in a terminal; see ``displayWidth(_:)``.
+private func cells(_ scalar: Unicode.Scalar) -> Int {
+    switch scalar.value {
+    case 0x20..<0x7F: return 1  // ASCII, the common case
+    case 0..<0x20, 0x7F..<0xA0: return 0  // controls (text output escapes them)
+    case 0x300...0x36F, 0x1160...0x11FF, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x200B...0x200F, 0x2060...0x2064,
+        0x20D0...0x20FF, 0xFE00...0xFE0F, 0xFE20...0xFE2F, 0xFEFF, 0xE0000...0xE0FFF:
+        return 0  // combining marks, Hangul vowels and finals, zero-width spaces and joiners, selectors
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+        0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+        0x1F300...0x1F64F, 0x1F680...0x1F6FF, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF, 0x20000...0x3FFFD:
+        return 2  // CJK, Hangul syllables, fullwidth forms, emoji
+    default:
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0  // the other scripts' combining marks
+        default: return 1
         }
     }
-    return width
+}
+
+// MARK: - Names and messages in text output
+
+/// A file name as text output shows it: as it is, unless it holds a control character (a
+/// newline, a tab, an escape…), which would break the line or reach the terminal as a command.
+/// Such a name is shown quoted the way bash's `$'…'` reads it, as GNU `ls` does: `$'a\nb.jpg'`,
+/// so that a record stays one line and the name can be pasted into a shell.
+func quotedForTerminal(_ name: String) -> String {
+    guard name.unicodeScalars.contains(where: isControl) else { return name }
+    var quoted = "$'"
+    for scalar in name.unicodeScalars {
+        switch scalar {
+        case "\\": quoted += "\\\\"
+        case "'": quoted += "\\'"
+        default: quoted += escaped(scalar)
+        }
+    }
+    return quoted + "'"
+}
+
+/// A message (an error that quotes the input, say) with its control characters escaped as in
+/// ``quotedForTerminal(_:)``, so that it stays one line and sends no command to the terminal.
+func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars { result += escaped(scalar) }
+    return result
+}
+
+/// Whether a scalar is a C0 or C1 control character, or DEL.
+private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+}
+
+/// A scalar as bash's `$'…'` writes it: `\n`, `\t`, `\r`, `\x1b`, `\u0085` for controls, the
+/// scalar itself otherwise.
+private func escaped(_ scalar: Unicode.Scalar) -> String {
+    guard isControl(scalar) else { return String(scalar) }
+    switch scalar {
+    case "\n": return "\\n"
+    case "\t": return "\\t"
+    case "\r": return "\\r"
+    default:
+        let hex = String(scalar.value, radix: 16)
+        return scalar.value < 0x80
+            ? "\\x" + (hex.count < 2 ? "0" : "") + hex
+            : "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
 }

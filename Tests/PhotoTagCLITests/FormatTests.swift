@@ -42,16 +42,122 @@ import Testing
                 continue
             }
             points += 1
-            let gps = try #require(properties["gps"] as? [String: Any])
             let coordinates = try #require(geometry["coordinates"] as? [Double])
             #expect(geometry["type"] as? String == "Point")
-            #expect(coordinates[0] == gps["longitude"] as? Double)  // RFC 7946: longitude first
-            #expect(coordinates[1] == gps["latitude"] as? Double)
-            #expect(coordinates.count == ((gps["altitude"] as? Double) == nil ? 2 : 3))
+            #expect(coordinates[0] == properties["longitude"] as? Double)  // RFC 7946: longitude first
+            #expect(coordinates[1] == properties["latitude"] as? Double)
+            #expect(coordinates.count == ((properties["altitude"] as? Double) == nil ? 2 : 3))
         }
         #expect(points > 20)
         #expect(
             points == features.filter { ($0["properties"] as? [String: Any])?["status"] as? String == "located" }.count)
+    }
+
+    /// GeoJSON properties are the CSV columns, flat, by the same names in the same order, with the
+    /// same values, typed: numbers as numbers, absent values as `null`.
+    @Test func geoJSONPropertiesAreTheCSVColumnsTyped() throws {
+        let photos = try listDirectory(Fixtures.root + "/photos").sorted().map(Fixtures.photo)
+        let points = try String(contentsOfFile: Fixtures.root + "/geocode/points.txt", encoding: .utf8)
+        let runs: [(arguments: [String], input: String, columns: [String])] = [
+            (["locate", "--places", Fixtures.places] + photos, "", CSVColumns.photo),
+            (["geocode", "--places", Fixtures.places], points, CSVColumns.coordinate),
+            (["geocode", "--places", Fixtures.places, "--max-distance", "300"], points, CSVColumns.coordinate),
+        ]
+        for run in runs {
+            func output(_ format: String) -> String {
+                let output = MemorySink(), errors = MemorySink()
+                _ = PhotoTag.run(
+                    run.arguments + ["--format", format], input: MemoryInput(run.input), output: output, errors: errors)
+                return output.text
+            }
+            let rows = try parseCSV(output("csv"))
+            #expect(rows.first == run.columns)
+            let geoJSON = output("geojson")
+            let collection = try #require(
+                try JSONSerialization.jsonObject(with: Data(geoJSON.utf8)) as? [String: Any])
+            let features = try #require(collection["features"] as? [[String: Any]])
+            #expect(features.count == rows.count - 1)
+            #expect(features.count > 5)
+            // The keys in the CSV order, and the numbers as written, read from the text: a
+            // dictionary has no order, and Foundation's parser rounds some numbers differently.
+            var writtenNumbers: [[String: String]] = []
+            for line in geoJSON.split(separator: "\n").dropFirst().dropLast() {
+                let properties = try #require(line.split(separator: #""properties":"#).last)
+                let keys = properties.matches(of: /"([a-z0-9_]+)":/).map { String($0.output.1) }
+                #expect(keys == run.columns)
+                writtenNumbers.append(
+                    Dictionary(
+                        properties.matches(of: /"([a-z0-9_]+)":(-?[0-9][0-9.eE+-]*)/).map {
+                            (String($0.output.1), String($0.output.2))
+                        }, uniquingKeysWith: { first, _ in first }))
+            }
+            #expect(writtenNumbers.count == features.count)
+            for ((feature, row), numbers) in zip(zip(features, rows.dropFirst()), writtenNumbers) {
+                let properties = try #require(feature["properties"] as? [String: Any])
+                #expect(Set(properties.keys) == Set(run.columns))
+                for (column, field) in zip(run.columns, row) {
+                    let value = properties[column]
+                    if field.isEmpty {
+                        #expect(value is NSNull || value as? String == "", "\(column)")
+                    } else if let number = numbers[column] {
+                        #expect(Double(field) == Double(number), "\(column): \(field)")
+                    } else {
+                        #expect(value as? String == field, "\(column)")
+                    }
+                }
+                for column in ["latitude", "longitude", "place_latitude", "place_population", "place_distance_km"]
+                where properties[column] is NSNull == false {
+                    #expect(properties[column] is NSNumber && !(properties[column] is String), "\(column)")
+                }
+            }
+        }
+    }
+
+    /// GDAL (QGIS and the other GIS tools) reads the GeoJSON properties as typed fields, not as
+    /// `String(JSON)`, and a GeoPackage made from it keeps every record.
+    @Test(.enabled(if: ManualTests.available("ogrinfo"), "ogrinfo (Debian gdal-bin) is not installed"))
+    func gdalReadsTypedFieldsAndAGeoPackageKeepsEveryRecord() throws {
+        let scratch = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var folders = [Fixtures.root + "/photos"]
+        if Corpus.available { folders.append(Corpus.directory) }
+        for (index, folder) in folders.enumerated() {
+            let scan = try Binary.run(["scan", "--places", EndToEndTests.table, "--format", "geojson", "-q", folder])
+            let collection = try #require(try JSONSerialization.jsonObject(with: scan.output) as? [String: Any])
+            let records = try #require(collection["features"] as? [Any]).count
+            #expect(records > 20)
+            let geoJSON = "\(scratch)/scan\(index).geojson", geoPackage = "\(scratch)/scan\(index).gpkg"
+            try scan.output.write(to: URL(fileURLWithPath: geoJSON))
+            let summary = try Self.tool("ogrinfo", ["-ro", "-al", "-so", geoJSON])
+            #expect(!summary.contains("String(JSON)"))
+            for (field, type) in [
+                ("file", "String"), ("status", "String"), ("latitude", "Real"), ("longitude", "Real"),
+                ("place_name", "String"), ("place_country_code", "String"), ("place_population", "Integer"),
+                ("place_distance_km", "Real"), ("make", "String"),
+            ] {
+                #expect(summary.contains("\n\(field): \(type) "), "\(folder): \(field) is not \(type)")
+            }
+            #expect(summary.contains("Feature Count: \(records)\n"))
+            _ = try Self.tool("ogr2ogr", ["-f", "GPKG", geoPackage, geoJSON])
+            let converted = try Self.tool("ogrinfo", ["-ro", "-al", "-so", geoPackage])
+            #expect(converted.contains("Feature Count: \(records)\n"), "\(folder)")
+            #expect(converted.contains("\nplace_name: String "))
+        }
+    }
+
+    /// Runs a tool and returns its standard output; a failure is recorded.
+    static func tool(_ name: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [name] + arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(name) \(arguments)")
+        return String(decoding: output, as: UTF8.self)
     }
 
     @Test func csvRoundTripsAndHasOneColumnPerHeader() throws {
