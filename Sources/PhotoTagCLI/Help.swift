@@ -23,6 +23,11 @@ enum Commands {
     static let summary = OptionSpec(
         name: "--summary", help: "Count files per status, country and place (text: the whole output)")
 
+    static let version = OptionSpec(
+        name: "--version", short: "-V", help: "Show the version and the place data's source")
+    /// The options the tool itself takes, before any command.
+    static let toolOptions = [CommandSpec.help, version]
+
     static let outputOptions = [format, json, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
 
@@ -144,20 +149,29 @@ enum Help {
         command?.spec.usage ?? "phototag <command> [options]"
     }
 
+    /// The help of each command in turn, blank-line separated; the tool's help for none.
+    static func text(_ commands: [Command]) -> String {
+        commands.isEmpty ? toolHelp : commands.map { text($0) }.joined(separator: "\n")
+    }
+
+    /// The help of a command (its options, usage and notes), or the tool's for `nil`.
     static func text(_ command: Command?) -> String {
         guard let command else { return toolHelp }
         let spec = command.spec
-        let rows = spec.options.map { option in
+        var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n" + optionRows(spec.options)
+        if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
+        return text
+    }
+
+    /// The option list of a help text: names and value in a column, then the help.
+    static func optionRows(_ options: [OptionSpec]) -> String {
+        let rows = options.map { option in
             let names = (option.short.map { "\($0), " } ?? "") + option.name + (option.value.map { " \($0)" } ?? "")
             return (names, option.help)
         }
         let width = rows.map(\.0.count).max() ?? 0
-        var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n"
-        for (names, help) in rows {
-            text += "  \(names)\(String(repeating: " ", count: width - names.count))   \(help)\n"
-        }
-        if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
-        return text
+        return rows.map { names, help in "  \(names)\(String(repeating: " ", count: width - names.count))   \(help)\n" }
+            .joined()
     }
 
     static var toolHelp: String {
@@ -176,14 +190,12 @@ enum Help {
             text +=
                 "  \(command.rawValue)\(String(repeating: " ", count: width - command.rawValue.count))   \(command.spec.summary)\n"
         }
-        text += "  help\(String(repeating: " ", count: width - 4))   Show help for a command\n"
+        text += "  help\(String(repeating: " ", count: width - 4))   Show help for commands\n"
+        text += "\nOptions:\n" + optionRows(Commands.toolOptions)
         text += """
 
-            Options:
-              -h, --help   Show this help
-              --version    Show the version and the place data's source
-
-            See 'phototag help <command>' for a command's options.
+            See 'phototag help <command>...' for commands' options ('help places' for both
+            places commands). Long options may be shortened while unambiguous: --form for --format.
 
             """
         return text
