@@ -8,6 +8,9 @@ struct OptionSpec: Equatable {
     var value: String? = nil
     /// One line of help.
     var help: String
+    /// The values it takes, when they are a fixed list (checked by the command, offered by the
+    /// completions).
+    var choices: [String]? = nil
 }
 
 /// A command's shape: its options and positional arguments, from which both parsing and help

@@ -4,7 +4,8 @@ import ReverseGeocoding
 /// from these, so they cannot drift apart.
 enum Commands {
     static let format = OptionSpec(
-        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson")
+        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson",
+        choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let places = OptionSpec(
         name: "--places", value: "<file>", help: "Use this place table instead of the bundled one")
@@ -116,9 +117,12 @@ enum Commands {
         minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,
         options: [CommandSpec.help],
         epilogue: """
-            bash:  phototag completions bash > /etc/bash_completion.d/phototag
-            zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
-            fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
+            Commands and their options complete, then option values (formats, files, folders)
+            and file names for locate and scan. To install:
+
+              bash:  phototag completions bash > /etc/bash_completion.d/phototag
+              zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
+              fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
             """)
 
     static let manpage = CommandSpec(

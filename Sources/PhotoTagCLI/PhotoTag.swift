@@ -114,6 +114,9 @@ struct Context {
         guard let path else { return ReverseGeocoder.bundled }
         do {
             return try ReverseGeocoder(contentsOf: path)
+        } catch ReverseGeocodingError.cannotRead(_, let reason) {
+            errors.write("phototag: place table '\(path)': \(reason)\n")
+            return nil
         } catch {
             errors.write("phototag: \(error)\n")
             return nil
