@@ -22,7 +22,10 @@ enum Commands {
         name: "--progress", help: "Show a progress bar on stderr (default: when it is a terminal)")
     static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
     static let summary = OptionSpec(
-        name: "--summary", help: "Count files per status, country and place (text: the whole output)")
+        name: "--summary",
+        help: "Count files per status, country, place (text: the whole output; json, ndjson: JSON)")
+    static let summaryFile = OptionSpec(
+        name: "--summary-file", value: "<file>", help: "Write the summary to this file instead (implies --summary)")
 
     static let version = OptionSpec(
         name: "--version", short: "-V", help: "Show the version and the place data's source")
@@ -40,7 +43,7 @@ enum Commands {
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         minimumArguments: 1, missingArgumentsMessage: "no files given",
-        options: outputOptions + placeOptions + [summary, progress, noProgress, CommandSpec.help],
+        options: outputOptions + placeOptions + [summary, summaryFile, progress, noProgress, CommandSpec.help],
         epilogue: """
             One record per file, in argument order.
 
@@ -60,7 +63,7 @@ enum Commands {
             OptionSpec(name: "--without-gps", help: "Print only photos without a usable position"),
             OptionSpec(name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here"),
             OptionSpec(name: "--within", value: "<km>", help: "The radius for --near"),
-            summary, progress, noProgress, CommandSpec.help,
+            summary, summaryFile, progress, noProgress, CommandSpec.help,
         ],
         epilogue: """
             Folders are walked recursively, in path order, on every core; records stream out as

@@ -48,6 +48,12 @@ struct OutputOptions: Equatable, Sendable {
     var progress: Bool? = nil
     /// Counts per status, country and place at the end.
     var summary = false
+    /// Where the summary goes instead of standard error (or, in text, standard output).
+    var summaryFile: String? = nil
+
+    /// Whether the summary is the whole output (`--summary` in text, without a summary file):
+    /// records are counted, not printed.
+    var summaryReplacesRecords: Bool { summary && format == .text && summaryFile == nil }
 }
 
 /// `phototag locate`'s settings.
@@ -288,7 +294,8 @@ struct OptionReader {
             options.format = format
         }
         options.quiet = parsed.has("--quiet")
-        options.summary = parsed.has("--summary")
+        options.summaryFile = parsed.last("--summary-file")
+        options.summary = parsed.has("--summary") || options.summaryFile != nil
         // The later of --progress and --no-progress wins; the parser keeps them apart, so
         // look at the order they were given in.
         if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {

@@ -167,7 +167,7 @@ struct Context {
         }
 
         /// The part of the summary-only text mode: records are counted, not printed.
-        var summaryOnly: Bool { output.summary && output.format == .text }
+        var summaryOnly: Bool { output.summaryReplacesRecords }
 
         func start() {
             lock.withLock {
@@ -234,7 +234,7 @@ struct Context {
                 context.output.write(summary.text())
             } else {
                 context.output.write(emitter.formatter.footer(count: emitter.count))
-                if output.summary { context.errors.write(summary.text()) }
+                if output.summary, !summary.report(output, errors: context.errors) { sawError = true }
             }
         }
     }

@@ -116,13 +116,15 @@ import Testing
     }
 
     @Test func unambiguousPrefixesOfLongOptionsAreAccepted() throws {
-        guard case .locate(let options) = try Self.parse("locate", "--form", "ndjson", "--sum", "--near=3", "a.jpg")
+        guard
+            case .locate(let options) = try Self.parse(
+                "locate", "--form", "ndjson", "--summary-f", "s.json", "--near=3", "a.jpg")
         else {
             Issue.record("not locate")
             return
         }
         #expect(options.output.format == .ndjson)
-        #expect(options.output.summary)
+        #expect(options.output.summary && options.output.summaryFile == "s.json")
         #expect(options.place.nearest == 3)
         // An exact name wins over the longer names it begins: --json is not ambiguous.
         guard case .scan(let scan) = try Self.parse("scan", "--json", "--with-", "--no-pl", ".") else {
@@ -215,6 +217,7 @@ import Testing
                 ["scan", "--with", "."],
                 "ambiguous option '--with' (could be '--with-gps', '--without-gps', '--within')"
             ),
+            (["locate", "--sum", "a"], "ambiguous option '--sum' (could be '--summary', '--summary-file')"),
             (["locate", "--jsonx", "a"], "unknown option '--jsonx'; did you mean '--json'?"),
             (["-V", "x"], "unexpected argument 'x'"),
         ] as [([String], String)])
