@@ -8,6 +8,9 @@ struct OptionSpec: Equatable {
     var value: String? = nil
     /// One line of help.
     var help: String
+    /// The values it takes, when they are a fixed list (checked by the command, offered by the
+    /// completions).
+    var choices: [String]? = nil
 }
 
 /// A command's shape: its options and positional arguments, from which both parsing and help
@@ -76,8 +79,11 @@ extension CommandSpec {
     /// Parses arguments: `--name value`, `--name=value`, `-x value`, flags, `--` ending options,
     /// and `-` as a positional argument.
     ///
-    /// - Throws: ``UsageError`` for an unknown option (naming the closest valid one), a missing
-    ///   value, a value given to a flag, or too few or too many positional arguments.
+    /// Long options may be shortened to any unambiguous prefix. The number of positional
+    /// arguments is checked apart, by ``checkArgumentCount(_:command:)``.
+    ///
+    /// - Throws: ``UsageError`` for an unknown or ambiguous option, a missing value, or a value
+    ///   given to a flag.
     func parse(_ rawArguments: [Argument], command: Command) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         let arguments = rawArguments.map(\.text)
@@ -100,13 +106,7 @@ extension CommandSpec {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
-            guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
-                var message = "unknown option '\(name)'"
-                if let suggestion = closest(to: name, among: options.map(\.name)) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                throw UsageError(message: message, command: command)
-            }
+            let option = try options.matching(name, command: command)
             parsed.order.append(option.name)
             if option.value == nil {
                 guard inline == nil else {
@@ -127,7 +127,14 @@ extension CommandSpec {
             }
             parsed.values[option.name, default: []].append(value)
         }
-        if parsed.has(Self.help.name) { return parsed }
+        return parsed
+    }
+
+    /// Checks the number of positional arguments. Called after the option values are checked, so
+    /// that `locate --format photo.jpg` complains about the format, not about missing files.
+    ///
+    /// - Throws: ``UsageError`` for too few or too many positional arguments.
+    func checkArgumentCount(_ parsed: ParsedArguments, command: Command) throws(UsageError) {
         guard parsed.positionals.count >= minimumArguments else {
             throw UsageError(message: missingArgumentsMessage, command: command)
         }
@@ -135,7 +142,32 @@ extension CommandSpec {
             throw UsageError(
                 message: "unexpected argument '\(parsed.positionals[maximumArguments].text)'", command: command)
         }
-        return parsed
+    }
+}
+
+extension [OptionSpec] {
+    /// The option `name` stands for: a short or long name given in full, or, as GNU
+    /// `getopt_long` allows, an unambiguous prefix of a long name (`--form` for `--format`).
+    /// A name given in full always wins over longer names it is a prefix of.
+    ///
+    /// - Parameter command: the command whose usage a ``UsageError`` shows; `nil` for the tool's.
+    /// - Throws: ``UsageError`` for an unknown option (naming the closest valid one) or an
+    ///   ambiguous prefix (naming every candidate).
+    func matching(_ name: String, command: Command?) throws(UsageError) -> OptionSpec {
+        if let exact = first(where: { $0.name == name || $0.short == name }) { return exact }
+        if name.hasPrefix("--"), name.count > 2 {
+            let candidates = filter { $0.name.hasPrefix(name) }
+            if candidates.count == 1 { return candidates[0] }
+            if candidates.count > 1 {
+                let names = candidates.map { "'\($0.name)'" }.joined(separator: ", ")
+                throw UsageError(message: "ambiguous option '\(name)' (could be \(names))", command: command)
+            }
+        }
+        var message = "unknown option '\(name)'"
+        if let suggestion = closest(to: name, among: map(\.name)) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        throw UsageError(message: message, command: command)
     }
 }
 

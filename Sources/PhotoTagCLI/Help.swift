@@ -4,7 +4,8 @@ import ReverseGeocoding
 /// from these, so they cannot drift apart.
 enum Commands {
     static let format = OptionSpec(
-        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson")
+        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson",
+        choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let places = OptionSpec(
         name: "--places", value: "<file>", help: "Use this place table instead of the bundled one")
@@ -21,7 +22,15 @@ enum Commands {
         name: "--progress", help: "Show a progress bar on stderr (default: when it is a terminal)")
     static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
     static let summary = OptionSpec(
-        name: "--summary", help: "Count files per status, country and place (text: the whole output)")
+        name: "--summary",
+        help: "Count files per status, country, place (text: the whole output; json, ndjson: JSON)")
+    static let summaryFile = OptionSpec(
+        name: "--summary-file", value: "<file>", help: "Write the summary to this file instead (implies --summary)")
+
+    static let version = OptionSpec(
+        name: "--version", short: "-V", help: "Show the version and the place data's source")
+    /// The options the tool itself takes, before any command.
+    static let toolOptions = [CommandSpec.help, version]
 
     static let outputOptions = [format, json, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
@@ -34,7 +43,7 @@ enum Commands {
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         minimumArguments: 1, missingArgumentsMessage: "no files given",
-        options: outputOptions + placeOptions + [summary, progress, noProgress, CommandSpec.help],
+        options: outputOptions + placeOptions + [summary, summaryFile, progress, noProgress, CommandSpec.help],
         epilogue: """
             One record per file, in argument order.
 
@@ -54,7 +63,7 @@ enum Commands {
             OptionSpec(name: "--without-gps", help: "Print only photos without a usable position"),
             OptionSpec(name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here"),
             OptionSpec(name: "--within", value: "<km>", help: "The radius for --near"),
-            summary, progress, noProgress, CommandSpec.help,
+            summary, summaryFile, progress, noProgress, CommandSpec.help,
         ],
         epilogue: """
             Folders are walked recursively, in path order, on every core; records stream out as
@@ -111,9 +120,12 @@ enum Commands {
         minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,
         options: [CommandSpec.help],
         epilogue: """
-            bash:  phototag completions bash > /etc/bash_completion.d/phototag
-            zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
-            fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
+            Commands and their options complete, then option values (formats, files, folders)
+            and file names for locate and scan. To install:
+
+              bash:  phototag completions bash > /etc/bash_completion.d/phototag
+              zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
+              fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
             """)
 
     static let manpage = CommandSpec(
@@ -144,20 +156,29 @@ enum Help {
         command?.spec.usage ?? "phototag <command> [options]"
     }
 
+    /// The help of each command in turn, blank-line separated; the tool's help for none.
+    static func text(_ commands: [Command]) -> String {
+        commands.isEmpty ? toolHelp : commands.map { text($0) }.joined(separator: "\n")
+    }
+
+    /// The help of a command (its options, usage and notes), or the tool's for `nil`.
     static func text(_ command: Command?) -> String {
         guard let command else { return toolHelp }
         let spec = command.spec
-        let rows = spec.options.map { option in
+        var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n" + optionRows(spec.options)
+        if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
+        return text
+    }
+
+    /// The option list of a help text: names and value in a column, then the help.
+    static func optionRows(_ options: [OptionSpec]) -> String {
+        let rows = options.map { option in
             let names = (option.short.map { "\($0), " } ?? "") + option.name + (option.value.map { " \($0)" } ?? "")
             return (names, option.help)
         }
         let width = rows.map(\.0.count).max() ?? 0
-        var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n"
-        for (names, help) in rows {
-            text += "  \(names)\(String(repeating: " ", count: width - names.count))   \(help)\n"
-        }
-        if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
-        return text
+        return rows.map { names, help in "  \(names)\(String(repeating: " ", count: width - names.count))   \(help)\n" }
+            .joined()
     }
 
     static var toolHelp: String {
@@ -176,14 +197,12 @@ enum Help {
             text +=
                 "  \(command.rawValue)\(String(repeating: " ", count: width - command.rawValue.count))   \(command.spec.summary)\n"
         }
-        text += "  help\(String(repeating: " ", count: width - 4))   Show help for a command\n"
+        text += "  help\(String(repeating: " ", count: width - 4))   Show help for commands\n"
+        text += "\nOptions:\n" + optionRows(Commands.toolOptions)
         text += """
 
-            Options:
-              -h, --help   Show this help
-              --version    Show the version and the place data's source
-
-            See 'phototag help <command>' for a command's options.
+            See 'phototag help <command>...' for commands' options ('help places' for both
+            places commands). Long options may be shortened while unambiguous: --form for --format.
 
             """
         return text

@@ -48,6 +48,12 @@ struct OutputOptions: Equatable, Sendable {
     var progress: Bool? = nil
     /// Counts per status, country and place at the end.
     var summary = false
+    /// Where the summary goes instead of standard error (or, in text, standard output).
+    var summaryFile: String? = nil
+
+    /// Whether the summary is the whole output (`--summary` in text, without a summary file):
+    /// records are counted, not printed.
+    var summaryReplacesRecords: Bool { summary && format == .text && summaryFile == nil }
 }
 
 /// `phototag locate`'s settings.
@@ -102,9 +108,10 @@ enum Shell: String, CaseIterable, Sendable {
 
 /// A command line, parsed and validated before any work is done.
 enum Invocation: Equatable {
-    /// `phototag --help`, `phototag help [COMMAND]`, `phototag COMMAND --help`.
-    case help(Command?)
-    /// `phototag --version`.
+    /// `phototag --help`, `phototag help [COMMAND...]`, `phototag COMMAND --help`: the help of
+    /// each command in turn, or the tool's when there is none.
+    case help([Command])
+    /// `phototag --version`, `phototag -V`.
     case version
     case locate(LocateOptions)
     case scan(ScanOptions)
@@ -124,42 +131,70 @@ extension Invocation {
 
     /// Parses arguments given with their exact bytes.
     static func parse(_ arguments: [Argument]) throws(UsageError) -> Invocation {
-        guard let first = arguments.first?.text else { return .help(nil) }
-        switch first {
-        case "--help", "-h": return .help(nil)
-        case "--version": return .version
-        case "help":
-            let topic = arguments.dropFirst().map(\.text).joined(separator: " ")
-            guard !topic.isEmpty else { return .help(nil) }
-            guard let command = Command(rawValue: topic) else {
-                if topic == "places" { return .help(.placesImport) }
-                throw unknownCommand(topic)
-            }
-            return .help(command)
-        default:
-            break
+        guard let first = arguments.first?.text else { return .help([]) }
+        if first.hasPrefix("-") {
+            // The tool's own options: --help [COMMAND...] (as help does), or --version alone.
+            let option = try Commands.toolOptions.matching(first, command: nil)
+            if option == CommandSpec.help { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+            guard arguments.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments[1].text)'") }
+            return .version
         }
+        if first == "help" { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
         var words = 1
         var name = first
         if first == "places" {
-            guard arguments.count > 1, !arguments[1].text.hasPrefix("-") else {
+            let next = arguments.count > 1 ? arguments[1].text : ""
+            if next.hasPrefix("-"), (try? [CommandSpec.help].matching(next, command: nil)) == CommandSpec.help {
+                return .help(placesCommands)  // phototag places --help
+            }
+            guard !next.isEmpty, !next.hasPrefix("-") else {
                 throw UsageError(message: "'places' needs a subcommand: import or info")
             }
             name = "places \(arguments[1].text)"
             words = 2
         }
-        guard let command = Command(rawValue: name) else {
-            if first.hasPrefix("-") {
-                var message = "unknown option '\(first)'"
-                if let suggestion = closest(to: first, among: ["--help", "--version"]) {
-                    message += "; did you mean '\(suggestion)'?"
-                }
-                throw UsageError(message: message)
-            }
-            throw unknownCommand(name)
-        }
+        guard let command = Command(rawValue: name) else { throw unknownCommand(name) }
         let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
-        if parsed.has("--help") { return .help(command) }
+        if parsed.has("--help") { return .help([command]) }
+        // Option values are checked before the number of arguments, so that a bad value is
+        // named even when it took the place of the only argument (locate --format photo.jpg).
+        let invocation = try invocation(command, parsed)
+        try command.spec.checkArgumentCount(parsed, command: command)
+        return invocation
+    }
+
+    /// The commands `places` groups: `phototag help places` explains both.
+    static let placesCommands: [Command] = [.placesImport, .placesInfo]
+
+    /// The commands `phototag help WORD...` explains, in the order named: each word is a
+    /// command, `places` alone stands for both of its subcommands, and `help` (or nothing) for the
+    /// tool itself.
+    ///
+    /// - Throws: ``UsageError`` naming the first word that is not a command.
+    private static func helpTopics(_ words: [String]) throws(UsageError) -> [Command] {
+        var commands: [Command] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "help" { continue }
+            if word == "places" {
+                if index < words.count, let command = Command(rawValue: "places \(words[index])") {
+                    commands.append(command)
+                    index += 1
+                } else {
+                    commands += placesCommands
+                }
+                continue
+            }
+            guard let command = Command(rawValue: word) else { throw unknownCommand(word) }
+            commands.append(command)
+        }
+        return commands
+    }
+
+    /// The settings of `command`, read from its parsed arguments.
+    private static func invocation(_ command: Command, _ parsed: ParsedArguments) throws(UsageError) -> Invocation {
         let reader = OptionReader(parsed: parsed, command: command)
         switch command {
         case .locate:
@@ -205,6 +240,7 @@ extension Invocation {
         case .placesInfo:
             return .placesInfo(places: parsed.last("--places"))
         case .completions:
+            try command.spec.checkArgumentCount(parsed, command: command)
             let name = parsed.positionals[0].text
             guard let shell = Shell(rawValue: name) else {
                 throw reader.error("unknown shell '\(name)' (choose from bash, zsh, fish)")
@@ -223,10 +259,19 @@ extension Invocation {
         return UsageError(message: message)
     }
 
-    private static func isISODate(_ text: String) -> Bool {
+    /// Whether `text` is a real calendar date written `YYYY-MM-DD` (proleptic Gregorian, so
+    /// 2024-02-29 is one and 2026-02-29 or 2026-13-45 are not).
+    static func isISODate(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.count == 10 && bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-")
-            && bytes.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) })
+        else { return false }
+        func number(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
+        let year = number(0..<4), month = number(5..<7), day = number(8..<10)
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        return (1...days).contains(day)
     }
 }
 
@@ -249,7 +294,8 @@ struct OptionReader {
             options.format = format
         }
         options.quiet = parsed.has("--quiet")
-        options.summary = parsed.has("--summary")
+        options.summaryFile = parsed.last("--summary-file")
+        options.summary = parsed.has("--summary") || options.summaryFile != nil
         // The later of --progress and --no-progress wins; the parser keeps them apart, so
         // look at the order they were given in.
         if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {

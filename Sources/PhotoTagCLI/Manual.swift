@@ -20,13 +20,16 @@ enum Manual {
         }
         page += """
             .B phototag help
-            [\\fIcommand\\fR]
+            [\\fIcommand\\fR...]
             .br
-            .B phototag \\-\\-version
+            .B phototag \\-V\\fR|\\fB\\-\\-version
             .SH DESCRIPTION
             phototag reads the GPS position recorded in photos (EXIF, through libexif), turns it into
             signed decimal degrees and names the nearest place from a GeoNames table compiled into the
             binary. It never uses the network.
+            .PP
+            Long options may be shortened to any unambiguous prefix, as in \\fB\\-\\-form\\fR for
+            \\fB\\-\\-format\\fR; a name given in full always wins.
             .SH COMMANDS
 
             """
@@ -37,13 +40,7 @@ enum Manual {
                 page += ".TP\n\(names.joined(separator: ", "))\(option.value.map { " \\fI\(escape($0))\\fR" } ?? "")\n"
                 page += "\(escape(option.help)).\n"
             }
-            if !spec.epilogue.isEmpty {
-                page +=
-                    ".PP\n"
-                    + spec.epilogue.split(separator: "\n", omittingEmptySubsequences: false).map {
-                        $0.isEmpty ? ".PP" : escape(String($0))
-                    }.joined(separator: "\n") + "\n"
-            }
+            if !spec.epilogue.isEmpty { page += ".PP\n" + epilogue(spec.epilogue) }
         }
         page += """
             .SH OUTPUT
@@ -62,6 +59,22 @@ enum Manual {
 
             """
         return page
+    }
+
+    /// A command's notes in roff: blank lines separate paragraphs, which roff fills; lines
+    /// indented by two spaces (commands to type) are kept as they are, one per line.
+    static func epilogue(_ text: String) -> String {
+        var roff = ""
+        var literal = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let indented = line.hasPrefix("  ")
+            if indented != literal {
+                roff += indented ? ".nf\n" : ".fi\n"
+                literal = indented
+            }
+            roff += line.isEmpty ? ".PP\n" : escape(String(line)) + "\n"
+        }
+        return roff + (literal ? ".fi\n" : "")
     }
 
     /// Escapes text for roff: backslashes, hyphens, characters beyond ASCII (as `\[uXXXX]`), and
@@ -91,49 +104,153 @@ enum Manual {
         }
     }
 
-    /// The values an option takes, when they are a fixed list.
-    static func choices(_ option: OptionSpec) -> [String]? {
-        option.name == "--format" ? OutputFormat.allCases.map(\.rawValue) : nil
+    /// What a completion offers in one place of a command line.
+    enum Completion: Equatable {
+        /// Nothing in particular (a number, a name): the shell offers nothing.
+        case nothing
+        /// One of a fixed list of words.
+        case words([String])
+        /// File names (folders included, to reach files in them).
+        case files
+        /// Folder names only.
+        case directories
+    }
+
+    /// What an option's value completes to: its choices, files for a `<file…>` value, folders
+    /// for a `<dir…>` value, nothing for numbers and other values; `nil` for a flag.
+    static func completion(ofValueOf option: OptionSpec) -> Completion? {
+        guard let value = option.value else { return nil }
+        if let choices = option.choices { return .words(choices) }
+        if value.hasPrefix("<file") { return .files }
+        if value.hasPrefix("<dir") { return .directories }
+        return .nothing
+    }
+
+    /// What a command's positional arguments complete to.
+    static func completion(ofArgumentsOf command: Command) -> Completion {
+        switch command {
+        case .locate, .scan: .files
+        case .completions: .words(Shell.allCases.map(\.rawValue))
+        case .geocode, .placesImport, .placesInfo, .manpage: .nothing
+        }
+    }
+
+    /// The words that can follow `phototag`, and those that can follow `phototag help`.
+    static let commandWords = ["locate", "scan", "geocode", "places", "completions", "manpage", "help"]
+    static let helpWords = ["locate", "scan", "geocode", "places", "completions", "manpage"]
+
+    /// Every option that takes a value, once, with what its value completes to. A name means the
+    /// same kind of value in every command (checked by the tests).
+    static var valueOptions: [(option: OptionSpec, completion: Completion)] {
+        var seen: Set<String> = []
+        var result: [(OptionSpec, Completion)] = []
+        for (_, spec) in commands {
+            for option in spec.options where !seen.contains(option.name) {
+                guard let completion = completion(ofValueOf: option) else { continue }
+                seen.insert(option.name)
+                result.append((option, completion))
+            }
+        }
+        return result
+    }
+
+    /// A bash command that sets `COMPREPLY` to what `completion` offers for the word `$cur`.
+    private static func bashReply(_ completion: Completion) -> String {
+        switch completion {
+        case .nothing: "COMPREPLY=()"
+        case .words(let words): "_phototag_reply -W '\(words.joined(separator: " "))'"
+        case .files: "compopt -o filenames 2>/dev/null; _phototag_reply -f"
+        case .directories: "compopt -o filenames 2>/dev/null; _phototag_reply -d"
+        }
     }
 
     private static func bash() -> String {
         var script = """
             # bash completion for phototag (generated by 'phototag completions bash')
+
+            # Sets COMPREPLY to compgen's matches for the current word, one per line, so that
+            # names with spaces stay whole.
+            _phototag_reply() {
+                COMPREPLY=()
+                local line
+                while IFS= read -r line; do
+                    COMPREPLY+=("$line")
+                done < <(compgen "$@" -- "$cur")
+            }
+
             _phototag() {
-                local cur prev words cword
-                _init_completion 2>/dev/null || { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; }
-                local command="${COMP_WORDS[1]}"
-                [[ "$command" == places ]] && command="places ${COMP_WORDS[2]}"
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+                # --option=value: bash splits it at '='.
+                if [[ $cur == = ]]; then
+                    cur=""
+                elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then
+                    prev="${COMP_WORDS[COMP_CWORD-2]}"
+                fi
                 if [[ $COMP_CWORD -eq 1 ]]; then
-                    COMPREPLY=($(compgen -W "locate scan geocode places completions manpage help --help --version" -- "$cur"))
+                    \(bashReply(.words(commandWords + Commands.toolOptions.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) })))
                     return
                 fi
-                if [[ "${COMP_WORDS[1]}" == places && $COMP_CWORD -eq 2 ]]; then
-                    COMPREPLY=($(compgen -W "import info" -- "$cur"))
-                    return
+                local command="${COMP_WORDS[1]}" first=2
+                if [[ $command == places ]]; then
+                    if [[ $COMP_CWORD -eq 2 ]]; then
+                        \(bashReply(.words(["import", "info", "--help"])))
+                        return
+                    fi
+                    command="places ${COMP_WORDS[2]}"
+                    first=3
                 fi
-                case "$prev" in
-                    --format) COMPREPLY=($(compgen -W "\(OutputFormat.allCases.map(\.rawValue).joined(separator: " "))" -- "$cur")); return ;;
-                    --places|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                    --from) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-                esac
+                # After '--', every word is an argument.
+                local index options_ended=""
+                for ((index = first; index < COMP_CWORD; index++)); do
+                    [[ ${COMP_WORDS[index]} == -- ]] && options_ended=1
+                done
+                if [[ -z $options_ended ]]; then
+                    case "$prev" in
+
+            """
+        for (option, completion) in valueOptions {
+            let names = ([option.name] + (option.short.map { [$0] } ?? [])).joined(separator: "|")
+            script += "            \(names)) \(bashReply(completion)); return ;;\n"
+        }
+        script += """
+                    esac
+                fi
                 case "$command" in
 
             """
         for (name, spec) in commands {
-            let words = spec.options.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) }.joined(separator: " ")
-            let extra = name == "completions" ? " bash zsh fish" : ""
-            let files = ["locate", "scan"].contains(name) ? " && COMPREPLY+=($(compgen -f -- \"$cur\"))" : ""
-            script += "        \"\(name)\") COMPREPLY=($(compgen -W \"\(words)\(extra)\" -- \"$cur\"))\(files) ;;\n"
+            let command = Command(rawValue: name)!
+            let options = spec.options.flatMap { [$0.name] + ($0.short.map { [$0] } ?? []) }
+            script += """
+                        "\(name)")
+                            if [[ -z $options_ended && $cur == -* ]]; then
+                                \(bashReply(.words(options)))
+                            else
+                                \(bashReply(completion(ofArgumentsOf: command)))
+                            fi
+                            ;;
+
+                """
         }
         script += """
-                    help) COMPREPLY=($(compgen -W "locate scan geocode places completions manpage" -- "$cur")) ;;
+                    help) \(bashReply(.words(helpWords))) ;;
+                    *) COMPREPLY=() ;;
                 esac
             }
-            complete -o filenames -F _phototag phototag
+            complete -F _phototag phototag
 
             """
         return script
+    }
+
+    /// The `_arguments` action for what `completion` offers.
+    private static func zshAction(_ completion: Completion) -> String {
+        switch completion {
+        case .nothing: " "
+        case .words(let words): "(\(words.joined(separator: " ")))"
+        case .files: "_files"
+        case .directories: "_files -/"
+        }
     }
 
     private static func zsh() -> String {
@@ -151,20 +268,29 @@ enum Manual {
         }
         script += """
                 'places:Build or describe place tables'
-                'help:Show help for a command'
+                'help:Show help for commands'
               )
               if (( CURRENT == 2 )); then
-                _describe 'command' commands
+                if [[ $PREFIX == -* ]]; then
+                  _values 'option' '-h[Show this help]' '--help[Show this help]' '-V[Show the version]' '--version[Show the version]'
+                else
+                  _describe 'command' commands
+                fi
                 return
               fi
               local command=${words[2]}
+              integer skip=1
               if [[ $command == places ]]; then
                 if (( CURRENT == 3 )); then
                   _values 'subcommand' 'import[Build a place table from GeoNames dumps]' 'info[Describe the place table in use]'
                   return
                 fi
                 command="places ${words[3]}"
+                skip=2
               fi
+              # Make the (sub)command the first word, as _arguments expects.
+              shift $skip words
+              (( CURRENT -= skip ))
               case $command in
 
             """
@@ -172,30 +298,27 @@ enum Manual {
             var arguments: [String] = []
             for option in spec.options {
                 let help = zshEscape(option.help)
-                let value: String
-                if let placeholder = option.value {
-                    if let choices = choices(option) {
-                        value = ":\(placeholder):(\(choices.joined(separator: " ")))"
-                    } else if ["--places", "--output"].contains(option.name) {
-                        value = ":\(placeholder):_files"
-                    } else if option.name == "--from" {
-                        value = ":\(placeholder):_directories"
-                    } else {
-                        value = ":\(placeholder):"
-                    }
-                } else {
-                    value = ""
+                var value = ""
+                if let placeholder = option.value, let completion = completion(ofValueOf: option) {
+                    value = ":\(zshEscape(placeholder)):\(zshAction(completion))"
                 }
                 let names = [option.name] + (option.short.map { [$0] } ?? [])
                 for optionName in names { arguments.append("'\(optionName)[\(help)]\(value)'") }
             }
-            if ["locate", "scan"].contains(name) { arguments.append("'*:file:_files'") }
-            if name == "completions" { arguments.append("':shell:(bash zsh fish)'") }
+            let command = Command(rawValue: name)!
+            let positional = completion(ofArgumentsOf: command)
+            if positional != .nothing {
+                let label = command == .completions ? "shell" : "file"
+                arguments.append("'*:\(label):\(zshAction(positional))'")
+            }
             script +=
-                "    '\(name)')\n      _arguments \\\n        " + arguments.joined(separator: " \\\n        ")
+                "    '\(name)')\n      _arguments -s \\\n        " + arguments.joined(separator: " \\\n        ")
                 + "\n      ;;\n"
         }
         script += """
+                help)
+                  _values 'command' \(helpWords.joined(separator: " "))
+                  ;;
               esac
             }
 
@@ -210,29 +333,50 @@ enum Manual {
             .replacingAll(":", with: "\\:")
     }
 
+    private static func fishEscape(_ text: String) -> String {
+        text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'")
+    }
+
     private static func fish() -> String {
+        let commandList = commandWords.joined(separator: " ")
         var script = """
             # fish completion for phototag (generated by 'phototag completions fish')
+            # No file names unless a command or option takes them.
             complete -c phototag -f
-            complete -c phototag -n '__fish_use_subcommand' -a 'locate scan geocode places completions manpage help'
+            complete -c phototag -n '__fish_use_subcommand' -a '\(commandList)'
             complete -c phototag -n '__fish_seen_subcommand_from places; and not __fish_seen_subcommand_from import info' -a 'import info'
-            complete -c phototag -n '__fish_use_subcommand' -l version -d 'Show the version and the place data source'
+            complete -c phototag -n '__fish_seen_subcommand_from help' -a '\(helpWords.joined(separator: " "))'
 
             """
+        for option in Commands.toolOptions {
+            var line = "complete -c phototag -n '__fish_use_subcommand' -l \(option.name.dropFirst(2))"
+            if let short = option.short { line += " -s \(short.dropFirst())" }
+            script += line + " -d '\(fishEscape(option.help))'\n"
+        }
         for (name, spec) in commands {
             let words = name.split(separator: " ")
-            let condition = "__fish_seen_subcommand_from \(words.last!)"
+            var condition = "__fish_seen_subcommand_from \(words.last!)"
+            if words.count > 1 { condition = "__fish_seen_subcommand_from \(words[0]); and " + condition }
             for option in spec.options {
                 var line = "complete -c phototag -n '\(condition)' -l \(option.name.dropFirst(2))"
                 if let short = option.short { line += " -s \(short.dropFirst())" }
-                if option.value != nil { line += " -r" }
-                if let choices = choices(option) { line += " -a '\(choices.joined(separator: " "))'" }
-                if ["--places", "--output", "--from"].contains(option.name) { line += " -F" }
-                line += " -d '\(option.help.replacingAll("'", with: "\\'"))'"
+                switch completion(ofValueOf: option) {
+                case nil: break
+                case .nothing?: line += " -x"
+                case .words(let choices)?: line += " -x -a '\(choices.joined(separator: " "))'"
+                case .files?: line += " -r -F"
+                case .directories?: line += " -x -a '(__fish_complete_directories)'"
+                }
+                line += " -d '\(fishEscape(option.help))'"
                 script += line + "\n"
             }
-            if ["locate", "scan"].contains(name) { script += "complete -c phototag -n '\(condition)' -F\n" }
-            if name == "completions" { script += "complete -c phototag -n '\(condition)' -a 'bash zsh fish'\n" }
+            switch completion(ofArgumentsOf: Command(rawValue: name)!) {
+            case .nothing: break
+            case .words(let choices):
+                script += "complete -c phototag -n '\(condition)' -a '\(choices.joined(separator: " "))'\n"
+            case .files: script += "complete -c phototag -n '\(condition)' -F\n"
+            case .directories: script += "complete -c phototag -n '\(condition)' -a '(__fish_complete_directories)'\n"
+            }
         }
         return script
     }

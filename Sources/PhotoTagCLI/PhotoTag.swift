@@ -114,6 +114,9 @@ struct Context {
         guard let path else { return ReverseGeocoder.bundled }
         do {
             return try ReverseGeocoder(contentsOf: path)
+        } catch ReverseGeocodingError.cannotRead(_, let reason) {
+            errors.write("phototag: place table '\(path)': \(reason)\n")
+            return nil
         } catch {
             errors.write("phototag: \(error)\n")
             return nil
@@ -165,7 +168,7 @@ struct Context {
         }
 
         /// The part of the summary-only text mode: records are counted, not printed.
-        var summaryOnly: Bool { output.summary && output.format == .text }
+        var summaryOnly: Bool { output.summaryReplacesRecords }
 
         func start() {
             lock.withLock {
@@ -232,7 +235,7 @@ struct Context {
                 context.output.write(summary.text())
             } else {
                 context.output.write(emitter.formatter.footer(count: emitter.count))
-                if output.summary { context.errors.write(summary.text()) }
+                if output.summary, !summary.report(output, errors: context.errors) { sawError = true }
             }
         }
     }

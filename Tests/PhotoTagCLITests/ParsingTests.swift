@@ -79,15 +79,81 @@ import Testing
     }
 
     @Test func helpVersionAndCommandsWithoutOptions() throws {
-        #expect(try Self.parse() == .help(nil))
-        #expect(try Self.parse("-h") == .help(nil))
-        #expect(try Self.parse("help", "scan") == .help(.scan))
-        #expect(try Self.parse("help", "places", "info") == .help(.placesInfo))
-        #expect(try Self.parse("geocode", "--help") == .help(.geocode))
+        #expect(try Self.parse() == .help([]))
+        #expect(try Self.parse("-h") == .help([]))
+        #expect(try Self.parse("help", "scan") == .help([.scan]))
+        #expect(try Self.parse("help", "places", "info") == .help([.placesInfo]))
+        #expect(try Self.parse("geocode", "--help") == .help([.geocode]))
         #expect(try Self.parse("--version") == .version)
         #expect(try Self.parse("completions", "zsh") == .completions(.zsh))
         #expect(try Self.parse("manpage") == .manpage)
         #expect(try Self.parse("places", "info") == .placesInfo(places: nil))
+    }
+
+    @Test func helpForPlacesShowsBothSubcommands() throws {
+        #expect(try Self.parse("help", "places") == .help([.placesImport, .placesInfo]))
+        #expect(try Self.parse("places", "--help") == .help([.placesImport, .placesInfo]))
+        #expect(try Self.parse("places", "-h") == .help([.placesImport, .placesInfo]))
+        let text = Help.text([.placesImport, .placesInfo])
+        for option in Commands.placesImport.options + Commands.placesInfo.options {
+            #expect(text.contains(option.name), "\(option.name)")
+        }
+        #expect(text.contains("Usage: phototag places import") && text.contains("Usage: phototag places info"))
+    }
+
+    @Test func helpHelpIsTheToolHelpAndHelpTakesSeveralCommands() throws {
+        #expect(try Self.parse("help", "help") == .help([]))
+        #expect(try Self.parse("help", "locate", "scan") == .help([.locate, .scan]))
+        #expect(try Self.parse("help", "places", "info", "scan") == .help([.placesInfo, .scan]))
+        #expect(try Self.parse("--help", "scan") == .help([.scan]))
+        #expect(Help.text([.locate, .scan]) == Help.text(.locate) + "\n" + Help.text(.scan))
+    }
+
+    @Test func versionHasAShortAlias() throws {
+        #expect(try Self.parse("-V") == .version)
+        #expect(try Self.parse("--vers") == .version)
+        #expect(Help.toolHelp.contains("-V, --version"))
+    }
+
+    @Test func unambiguousPrefixesOfLongOptionsAreAccepted() throws {
+        guard
+            case .locate(let options) = try Self.parse(
+                "locate", "--form", "ndjson", "--summary-f", "s.json", "--near=3", "a.jpg")
+        else {
+            Issue.record("not locate")
+            return
+        }
+        #expect(options.output.format == .ndjson)
+        #expect(options.output.summary && options.output.summaryFile == "s.json")
+        #expect(options.place.nearest == 3)
+        // An exact name wins over the longer names it begins: --json is not ambiguous.
+        guard case .scan(let scan) = try Self.parse("scan", "--json", "--with-", "--no-pl", ".") else {
+            Issue.record("not scan")
+            return
+        }
+        #expect(scan.output.format == .json)
+        #expect(scan.gpsFilter == .withGPS)
+        #expect(scan.place.skip)
+    }
+
+    @Test(arguments: ["2024-02-29", "2000-02-29", "2026-12-31", "2026-01-01"])
+    func realDatesAreAccepted(date: String) throws {
+        guard
+            case .placesImport(let options) = try Self.parse(
+                "places", "import", "--from", "d", "--output", "o", "--date", date)
+        else {
+            Issue.record("not places import")
+            return
+        }
+        #expect(options.date == date)
+    }
+
+    @Test(arguments: ["2026-13-45", "2026-02-29", "1900-02-29", "2026-04-31", "2026-00-10", "2026-01-00", "2026-1-01"])
+    func impossibleDatesAreUsageErrors(date: String) {
+        #expect(
+            throws: UsageError(
+                message: "option '--date' needs a date like 2026-07-28, not '\(date)'", command: .placesImport)
+        ) { try Self.parse("places", "import", "--from", "d", "--output", "o", "--date", date) }
     }
 
     @Test(
@@ -137,6 +203,23 @@ import Testing
             (["completions", "bash", "zsh"], "unexpected argument 'zsh'"),
             (["manpage", "extra"], "unexpected argument 'extra'"),
             (["help", "nothing"], "unknown command 'nothing'"),
+            (["help", "locate", "sacn"], "unknown command 'sacn'; did you mean 'scan'?"),
+            (
+                ["locate", "--format", "photo.jpg"],
+                "unknown format 'photo.jpg' (choose from text, json, ndjson, csv, geojson)"
+            ),
+            (["locate", "--nearest", "x"], "option '--nearest' needs a whole number from 1 to 1000, not 'x'"),
+            (
+                ["locate", "--n", "3", "a"],
+                "ambiguous option '--n' (could be '--nearest', '--no-place', '--no-progress')"
+            ),
+            (
+                ["scan", "--with", "."],
+                "ambiguous option '--with' (could be '--with-gps', '--without-gps', '--within')"
+            ),
+            (["locate", "--sum", "a"], "ambiguous option '--sum' (could be '--summary', '--summary-file')"),
+            (["locate", "--jsonx", "a"], "unknown option '--jsonx'; did you mean '--json'?"),
+            (["-V", "x"], "unexpected argument 'x'"),
         ] as [([String], String)])
     func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments) }

@@ -76,6 +76,15 @@ import Testing
         )
     }
 
+    @Test func aMissingPlacesFileIsNamedAsThePlaceTable() {
+        for result in [
+            run("locate", "--places", "/nonexistent", "a.jpg"), run("places", "info", "--places", "/nonexistent"),
+        ] {
+            #expect(result.status == 2)
+            #expect(result.errors == "phototag: place table '/nonexistent': no such file or directory\n")
+        }
+    }
+
     @Test func aBadPlacesFileStopsLocateBeforeAnyWork() {
         let photo = Fixtures.photo("ne-little-endian.jpg")
         let dump = Fixtures.root + "/geonames/cities-test.txt"

@@ -1,0 +1,163 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoGPS
+@testable import PhotoTagCLI
+@testable import ReverseGeocoding
+
+/// `--summary` in machine form (one JSON line with `json`/`ndjson`) and `--summary-file`.
+@Suite struct SummaryTests {
+    /// Every photo fixture: located ones, ones without GPS, invalid ones and unreadable ones.
+    static let photos: [String] = {
+        let folder = Fixtures.root + "/photos"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.sorted().map { folder + "/" + $0 }
+    }()
+
+    /// Runs phototag in-process with the arguments given as an array.
+    static func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        let output = MemorySink(), errors = MemorySink()
+        let status = PhotoTag.run(arguments, output: output, errors: errors)
+        return (status, output.text, errors.text)
+    }
+
+    /// A JSON object decoded by Foundation, or a recorded issue.
+    static func object(_ text: String) -> [String: Any]? {
+        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        if object == nil { Issue.record("not a JSON object: \(text)") }
+        return object
+    }
+
+    /// The summary the records themselves add up to: statuses, countries and places by id.
+    static func expectedCounts(
+        ofRecords records: [[String: Any]]
+    ) -> (
+        statuses: [String: Int], countries: [String: Int], places: [Int: Int]
+    ) {
+        var statuses = ["located": 0, "no-gps": 0, "invalid-gps": 0, "error": 0]
+        var countries: [String: Int] = [:], places: [Int: Int] = [:]
+        for record in records {
+            statuses[record["status"] as! String, default: 0] += 1
+            guard let place = record["place"] as? [String: Any] else { continue }
+            countries[place["countryCode"] as! String, default: 0] += 1
+            places[place["geonameId"] as! Int, default: 0] += 1
+        }
+        return (statuses, countries, places)
+    }
+
+    /// Checks a decoded summary against the records: every count, every key in order.
+    static func check(_ summaryLine: String, against records: [[String: Any]]) {
+        #expect(summaryLine.hasSuffix("}\n") && summaryLine.dropLast().allSatisfy { $0 != "\n" }, "one line")
+        #expect(summaryLine.hasPrefix(#"{"files":"#))
+        guard let summary = object(summaryLine) else { return }
+        let expected = expectedCounts(ofRecords: records)
+        #expect(summary["files"] as? Int == records.count)
+        #expect(summary["statuses"] as? [String: Int] == expected.statuses)
+        let countries = summary["countries"] as? [[String: Any]] ?? []
+        #expect(
+            Dictionary(uniqueKeysWithValues: countries.map { ($0["countryCode"] as! String, $0["count"] as! Int) })
+                == expected.countries)
+        let places = summary["places"] as? [[String: Any]] ?? []
+        #expect(
+            Dictionary(uniqueKeysWithValues: places.map { ($0["geonameId"] as! Int, $0["count"] as! Int) })
+                == expected.places)
+        // Commonest first.
+        let counts = places.map { $0["count"] as! Int }
+        #expect(counts == counts.sorted(by: >))
+        #expect(!expected.places.isEmpty, "the fixtures have located photos")
+    }
+
+    @Test func ndjsonSummaryIsOneJSONLineOnStderrThatAddsUpTheRecords() throws {
+        let result = Self.run(["locate", "--format", "ndjson", "--summary", "--places", Fixtures.places] + Self.photos)
+        let records = result.output.split(separator: "\n").compactMap { Self.object(String($0)) }
+        #expect(records.count == Self.photos.count)
+        // Per-file errors come first, each on its line; the summary is the last line.
+        let lastLine = result.errors.split(separator: "\n").last.map { $0 + "\n" } ?? ""
+        Self.check(String(lastLine), against: records)
+        #expect(result.errors.split(separator: "\n").dropLast().allSatisfy { $0.hasPrefix("phototag: ") })
+    }
+
+    @Test func jsonSummaryOfAScanGoesToTheSummaryFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/summary.json"
+        let result = Self.run([
+            "scan", "--format=json", "--quiet", "--summary-file", file, "--places", Fixtures.places,
+            Fixtures.root + "/photos",
+        ])
+        #expect(result.errors == "")
+        let records = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        #expect(!records.isEmpty)
+        Self.check(try String(contentsOfFile: file, encoding: .utf8), against: records)
+    }
+
+    @Test func textAndCSVWriteTheTextSummaryToTheFileAndStillPrintTheRecords() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let photo = Fixtures.photo("ne-little-endian.jpg")
+        for format in ["text", "csv", "geojson"] {
+            let file = directory + "/summary-\(format).txt"
+            let result = Self.run([
+                "locate", "--format", format, "--summary-file", file, "--places", Fixtures.places, photo,
+            ])
+            let plain = Self.run(["locate", "--format", format, "--places", Fixtures.places, photo])
+            #expect(result.status == 0)
+            #expect(result.output == plain.output, "\(format): the records as without a summary")
+            #expect(result.errors == "")
+            #expect(
+                try String(contentsOfFile: file, encoding: .utf8)
+                    == "1 file\n  1  located\n  0  no GPS\n  0  invalid GPS\n  0  error\ncountries:\n  1  FR  France\nplaces:\n  1  Paris, Île-de-France, FR\n",
+                "\(format)")
+        }
+    }
+
+    @Test func aSummaryFileThatCannotBeWrittenIsAnError() {
+        let result = Self.run([
+            "locate", "--json", "--summary-file", "/nonexistent/summary.json", "--places", Fixtures.places,
+            Fixtures.photo("ne-little-endian.jpg"),
+        ])
+        #expect(result.status == 2)
+        #expect(result.errors == "phototag: summary file '/nonexistent/summary.json': no such file or directory\n")
+    }
+
+    @Test func theJSONSummaryHoldsEveryPlaceInAStableOrder() throws {
+        var summary = Summary()
+        // 25 places, place i seen i times, plus two places of one name in one region.
+        func add(_ place: Place, times: Int) {
+            let match = PlaceMatch(place: place, distanceKm: 1, bearing: 0)
+            for _ in 0..<times {
+                var record = PhotoRecord(file: "p.jpg", reading: GPSReading(status: .located))
+                record.place = PlaceResult(nearest: match)
+                summary.add(record)
+            }
+        }
+        for index in 1...25 {
+            add(
+                Place(
+                    geonameId: 1000 + index, name: "Town \(index)", asciiName: "Town \(index)", admin1: "Region",
+                    countryCode: index.isMultiple(of: 2) ? "FR" : "DE",
+                    country: index.isMultiple(of: 2) ? "France" : "Germany",
+                    latitude: 0, longitude: 0), times: index)
+        }
+        for id in [2, 1] {
+            add(
+                Place(geonameId: id, name: "Twin", asciiName: "Twin", countryCode: "IT", latitude: 0, longitude: 0),
+                times: 1)
+        }
+        let json = summary.json()
+        guard let decoded = Self.object(json) else { return }
+        let places = decoded["places"] as? [[String: Any]] ?? []
+        #expect(places.count == 27)
+        #expect(places.prefix(2).map { $0["name"] as? String } == ["Town 25", "Town 24"])
+        #expect(places.suffix(3).map { $0["geonameId"] as? Int } == [1001, 1, 2])
+        #expect(places.last?["admin1"] is NSNull)
+        #expect(decoded["files"] as? Int == 327)
+        #expect(
+            json.hasPrefix(
+                #"{"files":327,"statuses":{"located":327,"no-gps":0,"invalid-gps":0,"error":0},"countries":[{"countryCode":"DE","country":"Germany","count":169},{"countryCode":"FR","country":"France","count":156},{"countryCode":"IT","country":null,"count":2}],"places":[{"geonameId":1025,"name":"Town 25","admin1":"Region","countryCode":"DE","count":25},"#
+            ))
+        // The text summary still shows the 20 commonest, by label: the twins are one line there.
+        #expect(summary.text().contains("places (the 20 commonest of 26):"))
+    }
+}
