@@ -131,7 +131,8 @@ struct Context {
     func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {
         let colour = options.format == .text && output.isTerminal && environment.allowsColor
         return RecordFormatter(
-            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos)
+            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
+            nearbyColumns: place.nearest ?? 0)
     }
 
     // MARK: locate and scan

@@ -247,29 +247,56 @@ private func writeNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter) {
 
 // MARK: - CSV
 
+/// The CSV header: the record's fields flattened, in the order of the JSON keys.
 enum CSVColumns {
     static let place = [
         "place_geoname_id", "place_name", "place_ascii_name", "place_admin1", "place_admin2", "place_country_code",
         "place_country", "place_timezone", "place_population", "place_feature_code", "place_latitude",
         "place_longitude", "place_distance_km", "place_bearing",
     ]
-    static let photo =
-        [
-            "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
-            "horizontal_error", "datum", "source",
-        ] + place + ["make", "model", "date_time_original", "offset_time_original", "warnings", "error"]
+    /// A photo's columns before `place` (its file and GPS) and after it (camera, problems).
+    private static let photoFile = [
+        "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
+        "horizontal_error", "datum", "source",
+    ]
+    private static let photoCamera = [
+        "make", "model", "date_time_original", "offset_time_original", "warnings", "error",
+    ]
+    static let photo = photoFile + place + photoCamera
     static let coordinate = ["latitude", "longitude"] + place + ["error", "line"]
+
+    /// The fields given for each nearby place: fewer than for `place`, as there are k of them.
+    static let nearbyFields = ["geoname_id", "name", "admin1", "country_code", "distance_km", "bearing"]
+
+    /// `nearby_1_geoname_id` … `nearby_k_bearing`: the k nearest places (`--nearest k`),
+    /// nearest first, as the `nearby` array of JSON.
+    static func nearby(_ count: Int) -> [String] {
+        (0..<count).flatMap { index in nearbyFields.map { "nearby_\(index + 1)_\($0)" } }
+    }
+
+    /// A photo record's columns, with those of `nearby` places after `place`.
+    static func photo(nearby count: Int) -> [String] {
+        photoFile + place + nearby(count) + photoCamera
+    }
+
+    /// A coordinate record's columns, with those of `nearby` places after `place`.
+    static func coordinate(nearby count: Int) -> [String] {
+        ["latitude", "longitude"] + place + nearby(count) + ["error", "line"]
+    }
 }
 
 extension PhotoRecord {
-    var csvFields: [String?] {
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
         let fix = reading.fix
         let camera = reading.camera
         return [
             file, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude), number(fix?.altitude),
             fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
             number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
-        ] + placeFields(place.nearest) + [
+        ] + placeFields(place.nearest) + nearbyFields(place.nearby, count: count) + [
             camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal,
             reading.warnings.map(\.description).joined(separator: "; "), reading.error?.description,
         ]
@@ -277,10 +304,12 @@ extension PhotoRecord {
 }
 
 extension CoordinateRecord {
-    var csvFields: [String?] {
-        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch) + [
-            error, line.map(String.init),
-        ]
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
+        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch)
+            + nearbyFields(place.nearby, count: count) + [error, line.map(String.init)]
     }
 }
 
@@ -295,6 +324,20 @@ private func placeFields(_ match: PlaceMatch?) -> [String?] {
         place.longitude.description, roundedDistance(match.distanceKm).description,
         String(roundedBearing(match.bearing)),
     ]
+}
+
+/// The fields of `count` nearby places, empty where fewer were found.
+private func nearbyFields(_ matches: [PlaceMatch]?, count: Int) -> [String?] {
+    (0..<count).flatMap { index -> [String?] in
+        guard let matches, index < matches.count else {
+            return Array(repeating: nil, count: CSVColumns.nearbyFields.count)
+        }
+        let match = matches[index]
+        return [
+            String(match.place.geonameId), match.place.name, match.place.admin1, match.place.countryCode,
+            roundedDistance(match.distanceKm).description, String(roundedBearing(match.bearing)),
+        ]
+    }
 }
 
 /// One CSV row (RFC 4180): fields quoted when they hold a comma, quote, CR or LF, quotes

@@ -22,6 +22,8 @@ struct RecordFormatter: Sendable {
     let style: TextStyle
     /// Whether records are photos (`file` first) or coordinates.
     let photos: Bool
+    /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
+    var nearbyColumns = 0
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -77,8 +79,8 @@ struct RecordFormatter: Sendable {
             write(record, to: &json)
         case .csv:
             switch record {
-            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields))
-            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields))
+            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields(nearby: nearbyColumns)))
+            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields(nearby: nearbyColumns)))
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
@@ -164,7 +166,8 @@ struct RecordFormatter: Sendable {
     /// What goes before the first record.
     func header() -> [UInt8] {
         switch format {
-        case .csv: csvRow(photos ? CSVColumns.photo : CSVColumns.coordinate)
+        case .csv:
+            csvRow(photos ? CSVColumns.photo(nearby: nearbyColumns) : CSVColumns.coordinate(nearby: nearbyColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson: []
         }
