@@ -187,7 +187,9 @@ extension Invocation {
             return .scan(options)
         case .geocode:
             return .geocode(
-                GeocodeOptions(coordinates: parsed.positionals, output: try reader.output(), place: try reader.place()))
+                GeocodeOptions(
+                    coordinates: try reader.coordinateArguments(parsed.positionals), output: try reader.output(),
+                    place: try reader.place()))
         case .placesImport:
             guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
             guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
@@ -289,6 +291,17 @@ struct OptionReader {
             throw error("option '\(option)' needs a distance in km (0 or more), not '\(value)'")
         }
         return number
+    }
+
+    /// `geocode`'s arguments, refusing a latitude and a longitude given as two arguments
+    /// (`geocode 48.8 2.3`), which would otherwise be two error records.
+    func coordinateArguments(_ arguments: [Argument]) throws(UsageError) -> [Argument] {
+        for (first, second) in zip(arguments, arguments.dropFirst())
+        where parseDecimal(first.text) != nil && parseDecimal(second.text) != nil {
+            throw error(
+                "'\(first.text)' and '\(second.text)' are two arguments; did you mean '\(first.text),\(second.text)'?")
+        }
+        return arguments
     }
 
     func coordinate(_ value: String, option: String) throws(UsageError) -> Coordinate {
