@@ -23,7 +23,11 @@ enum Commands {
     static let summary = OptionSpec(
         name: "--summary", help: "Count files per status, country and place (text: the whole output)")
 
-    static let outputOptions = [format, json, quiet]
+    static let coordinates = OptionSpec(
+        name: "--coordinates", value: "<style>",
+        help: "Coordinates as decimal (default) or dms, in text output only")
+
+    static let outputOptions = [format, json, coordinates, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
 
     static let exitStatus = """

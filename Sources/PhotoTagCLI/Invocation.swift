@@ -48,6 +48,8 @@ struct OutputOptions: Equatable, Sendable {
     var progress: Bool? = nil
     /// Counts per status, country and place at the end.
     var summary = false
+    /// How text output shows coordinates (`--coordinates`); the other formats stay decimal.
+    var coordinates = CoordinateStyle.decimal
 }
 
 /// `phototag locate`'s settings.
@@ -252,6 +254,13 @@ struct OptionReader {
         }
         options.quiet = parsed.has("--quiet")
         options.summary = parsed.has("--summary")
+        if let value = parsed.last("--coordinates") {
+            guard let style = CoordinateStyle(rawValue: value) else {
+                let choices = CoordinateStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("unknown coordinate style '\(value)' (choose from \(choices))")
+            }
+            options.coordinates = style
+        }
         // The later of --progress and --no-progress wins; the parser keeps them apart, so
         // look at the order they were given in.
         if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {

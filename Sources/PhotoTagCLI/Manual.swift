@@ -93,7 +93,11 @@ enum Manual {
 
     /// The values an option takes, when they are a fixed list.
     static func choices(_ option: OptionSpec) -> [String]? {
-        option.name == "--format" ? OutputFormat.allCases.map(\.rawValue) : nil
+        switch option.name {
+        case "--format": OutputFormat.allCases.map(\.rawValue)
+        case "--coordinates": CoordinateStyle.allCases.map(\.rawValue)
+        default: nil
+        }
     }
 
     private static func bash() -> String {

@@ -397,7 +397,33 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
 }
 
-/// `48.858222, 2.294500`.
-func coordinateText(_ latitude: Double, _ longitude: Double) -> String {
-    "\(fixed(latitude, 6)), \(fixed(longitude, 6))"
+/// How text output shows a coordinate (`--coordinates`).
+enum CoordinateStyle: String, CaseIterable, Sendable {
+    /// `48.858222, 2.294500`: decimal degrees to 6 places (about 0.1 m).
+    case decimal
+    /// `48°51'29.60"N   2°17'40.20"E`: degrees, minutes and seconds to 0.01" (about 0.3 m).
+    case dms
+}
+
+/// `48.858222, 2.294500`, or with `.dms` `48°51'29.60"N   2°17'40.20"E` (always 28 columns:
+/// the degrees right-aligned, minutes and seconds with two digits, so that lines line up; read
+/// back by `geocode` as it is).
+func coordinateText(_ latitude: Double, _ longitude: Double, style: CoordinateStyle = .decimal) -> String {
+    switch style {
+    case .decimal: "\(fixed(latitude, 6)), \(fixed(longitude, 6))"
+    case .dms: "\(dmsText(latitude, width: 2, "N", "S")) \(dmsText(longitude, width: 3, "E", "W"))"
+    }
+}
+
+/// One value in degrees, minutes and seconds to 0.01", with its hemisphere letter: `2°17'40.20"E`,
+/// the degrees padded with spaces to `width` digits.
+private func dmsText(_ degrees: Double, width: Int, _ positive: String, _ negative: String) -> String {
+    let hundredths = Int((degrees.magnitude * 360_000).rounded())  // of a second of arc
+    let whole = String(hundredths / 360_000)
+    let minutes = hundredths / 6000 % 60
+    let seconds = hundredths % 6000
+    func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+    return String(repeating: " ", count: max(0, width - whole.count)) + whole + "°" + twoDigits(minutes) + "'"
+        + twoDigits(seconds / 100) + "." + twoDigits(seconds % 100) + "\""
+        + (degrees < 0 && hundredths != 0 ? negative : positive)
 }

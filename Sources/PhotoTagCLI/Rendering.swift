@@ -22,6 +22,8 @@ struct RecordFormatter: Sendable {
     let style: TextStyle
     /// Whether records are photos (`file` first) or coordinates.
     let photos: Bool
+    /// How text shows coordinates (`--coordinates`); the other formats are always decimal.
+    var coordinates = CoordinateStyle.decimal
     /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
     var nearbyColumns = 0
 
@@ -134,7 +136,7 @@ struct RecordFormatter: Sendable {
             switch reading.status {
             case .located:
                 let fix = reading.fix!
-                rest = style.paint(padded(coordinateText(fix.latitude, fix.longitude), 23), "32")
+                rest = style.paint(padded(coordinateText(fix.latitude, fix.longitude, style: coordinates), 23), "32")
                 if let match = photo.place.nearest { rest += "  " + placeLabel(match) }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
@@ -150,7 +152,8 @@ struct RecordFormatter: Sendable {
                 line = style.paint("error: ", "31") + (point.line.map { "line \($0): " } ?? "") + error
             } else {
                 let coordinate = point.coordinate!
-                line = style.paint(padded(coordinateText(coordinate.latitude, coordinate.longitude), 23), "32")
+                line = style.paint(
+                    padded(coordinateText(coordinate.latitude, coordinate.longitude, style: coordinates), 23), "32")
                 line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint("no place", "2"))
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))

@@ -228,6 +228,43 @@ import Testing
         #expect(abs(try #require(options.near).latitude + (33 + 52 / 60)) < 1e-9)
     }
 
+    // MARK: - --coordinates dms
+
+    @Test func dmsTextHasOneWidthAndReadsBack() throws {
+        #expect(coordinateText(Self.paris.0, Self.paris.1, style: .dms) == #"48°51'29.60"N   2°17'40.20"E"#)
+        #expect(coordinateText(-8.05, -179.5, style: .dms) == #" 8°03'00.00"S 179°30'00.00"W"#)
+        // Rounding carries into minutes and degrees; a value that rounds to 0 has no sign.
+        #expect(coordinateText(-0.000_000_1, 179.999_999_9, style: .dms) == #" 0°00'00.00"N 180°00'00.00"E"#)
+        #expect(coordinateText(10.999_999_99, 0, style: .dms) == #"11°00'00.00"N   0°00'00.00"E"#)
+        var random = SeededGenerator(state: 7)
+        for _ in 0..<2000 {
+            let latitude = Double.random(in: -90...90, using: &random)
+            let longitude = Double.random(in: -180...180, using: &random)
+            let text = coordinateText(latitude, longitude, style: .dms)
+            #expect(text.count == 28, "\(text)")
+            let back = try parseCoordinate(Array(text.utf8)[...]).get()
+            #expect(abs(back.latitude - latitude) <= 0.005 / 3600 + 1e-12, "\(text)")
+            #expect(abs(back.longitude - longitude) <= 0.005 / 3600 + 1e-12, "\(text)")
+        }
+    }
+
+    @Test func coordinatesDMSChangesTextOnly() throws {
+        let point = "48.858222,2.2945"
+        let text = Self.run(["geocode", "--no-place", "--coordinates", "dms", point])
+        #expect(text.output == #"48°51'29.60"N   2°17'40.20"E  no place"# + "\n")
+        let located = Self.run(["locate", "--coordinates=dms", Fixtures.photo("altitude-wrapped.jpg")])
+        #expect(located.output.contains(#"52°22'00.00"N   4°53'00.00"E  Amsterdam"#), "\(located.output)")
+        for format in ["json", "ndjson", "csv", "geojson"] {
+            let plain = Self.run(["geocode", "--format", format, point])
+            let dms = Self.run(["geocode", "--format", format, "--coordinates", "dms", point])
+            #expect(dms.output == plain.output, "\(format)")
+            #expect(dms.status == 0)
+        }
+        let bad = Self.run(["geocode", "--coordinates", "degrees", point])
+        #expect(bad.status == PhotoTag.ExitStatus.usage)
+        #expect(bad.errors.hasPrefix("Error: unknown coordinate style 'degrees' (choose from decimal, dms)\n"))
+    }
+
     // MARK: - --nearest with CSV
 
     /// The k nearest places get columns of their own, for locate, scan and geocode alike.
