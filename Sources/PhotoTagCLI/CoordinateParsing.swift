@@ -40,10 +40,9 @@ func parseCoordinate(_ bytes: ArraySlice<UInt8>) -> Result<Coordinate, Coordinat
     let line = trimmed(bytes)
     let plain = parseDecimalCoordinate(line)
     guard case .failure(let problem) = plain else { return plain }
-    if case .shape = problem {
-    } else if case .notANumber = problem {
-    } else {
-        return plain  // two numbers, one out of range
+    switch problem {
+    case .shape, .notANumber: break
+    default: return plain  // two numbers, one out of range
     }
     let text = String(decoding: line, as: UTF8.self)
     if let kind = coordinateHeader(line) { return .failure(.header(text, longitudeFirst: kind == .longitudeFirst)) }

@@ -199,6 +199,11 @@ import Testing
             ("N48 E", "'N48 E': 'E' has no number"),
             ("NN48 E2", "'NN48 E2': two hemisphere letters in a row"),
             ("48°N, , 2°E", "'48°N, , 2°E': a comma with no number before it"),
+            ("48°N 2°E,", "'48°N 2°E,': a comma with no number after it"),
+            (
+                "\u{2212}48 51, 2 17",
+                "'\u{2212}48 51, 2 17': '\u{2212}48 51' is ambiguous; mark degrees, minutes and seconds (48°51'29.6\") or add N/S and E/W"
+            ),
             ("48°N 2°E x", "'48°N 2°E x': unexpected 'x'"),
             (
                 "48 51 2 17 N",
