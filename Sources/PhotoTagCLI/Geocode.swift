@@ -1,6 +1,9 @@
 import Dispatch
 import ReverseGeocoding
 
+/// U+FEFF in UTF-8: the byte order mark some tools (Excel, Notepad) write at the start of a file.
+private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
 extension Context {
     /// `phototag geocode`: coordinates from arguments or standard input, places out.
     ///
@@ -28,6 +31,7 @@ extension Context {
             var pending: [UInt8] = []
             var number = 0
             var atEnd = false
+            var checkedByteOrderMark = false
             while !output.isClosed {
                 let chunk = input.read(upTo: 1 << 20)
                 if chunk.isEmpty {
@@ -35,6 +39,12 @@ extension Context {
                     break
                 }
                 pending += chunk
+                // A UTF-8 byte order mark (as Windows tools write) is not part of the first line.
+                if !checkedByteOrderMark {
+                    if pending.count < utf8ByteOrderMark.count, utf8ByteOrderMark.starts(with: pending) { continue }
+                    if pending.starts(with: utf8ByteOrderMark) { pending.removeFirst(utf8ByteOrderMark.count) }
+                    checkedByteOrderMark = true
+                }
                 guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
                 var lines: [Line] = []
                 var start = 0
@@ -56,6 +66,12 @@ extension Context {
             }
         }
         output.write(formatter.footer(count: run.written))
+        // Standard input with nothing but a header or blank lines is most likely the wrong file
+        // or an empty pipe: say so rather than succeed with no records.
+        if run.written == 0, !output.isClosed {
+            errors.write("phototag: no coordinates on standard input\n")
+            return PhotoTag.ExitStatus.unreadable
+        }
         if run.rejected { return PhotoTag.ExitStatus.unreadable }
         return run.placeless ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }
@@ -77,7 +93,8 @@ struct GeocodeRun {
     let workers: Int
     /// How many records have been written (they number the JSON separators).
     var written = 0
-    /// Whether a line with content has been seen (the first one may be a header).
+    /// Whether a line with content has been seen on standard input (the first one may be a
+    /// header).
     var sawContent = false
     var rejected = false
     var placeless = false
@@ -112,19 +129,22 @@ struct GeocodeRun {
 
     /// Parses, looks up, renders and writes a batch of lines, in order.
     mutating func process(_ lines: [Context.Line], in bytes: [UInt8]) {
-        // Drop blank lines and the header, serially (only the first line with content can be one).
+        // Drop blank lines and the header of standard input, serially (only the first line with
+        // content can be one). A blank argument is an error record, as any bad argument is.
         var kept: [Context.Line] = []
         kept.reserveCapacity(lines.count)
         for line in lines {
+            guard line.number != nil else {  // an argument
+                kept.append(line)
+                continue
+            }
             let content = trimmed(bytes[line.range])
             if content.isEmpty { continue }
-            if !sawContent, line.number != nil {
+            if !sawContent {
                 sawContent = true
-                if case .failure = parseCoordinate(content),
-                    content.contains(where: { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-                {
-                    continue  // a header such as "lat,lon" or "latitude<TAB>longitude"
-                }
+                // Only "lat,lon", "Latitude<TAB>Longitude" and the like; a header with the
+                // longitude first is kept, to be reported.
+                if coordinateHeader(content) == .latitudeFirst { continue }
             }
             kept.append(line)
         }

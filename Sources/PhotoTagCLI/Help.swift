@@ -32,7 +32,12 @@ enum Commands {
     /// The options the tool itself takes, before any command.
     static let toolOptions = [CommandSpec.help, version]
 
-    static let outputOptions = [format, json, quiet]
+    static let coordinates = OptionSpec(
+        name: "--coordinates", value: "<style>",
+        help: "Coordinates as decimal (default) or dms, in text output only",
+        choices: CoordinateStyle.allCases.map(\.rawValue))
+
+    static let outputOptions = [format, json, coordinates, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
 
     static let exitStatus = """
@@ -82,12 +87,22 @@ enum Commands {
         options: outputOptions + placeOptions + [CommandSpec.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
-            line as lat,lon or lat<TAB>lon or lat lon (decimal degrees). A header line and blank
-            lines are skipped; a line that is not a coordinate is reported with its number and
-            gives an error record. One record per coordinate, in input order.
+            line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes
+            and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or with ′ ″),
+            48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With hemisphere
+            letters, both values have one (N/S for the latitude, E/W for the longitude, in either
+            order) and no minus sign. With --nearest k, csv adds the columns nearby_1_geoname_id
+            … nearby_k_bearing: geoname_id, name, admin1, country_code, distance_km and bearing
+            of each of the k nearest places.
+
+            Blank lines are skipped, and so is a first line that is a header: two column names,
+            a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
+            any case. Any other line that is not a coordinate is reported with its number and
+            gives an error record. One record per coordinate, in input order; standard input
+            with no coordinate at all is an error.
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
-            2 some line was not a coordinate, 64 usage error.
+            2 some line was not a coordinate or there were none, 64 usage error.
 
             Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)

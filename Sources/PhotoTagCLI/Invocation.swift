@@ -54,6 +54,8 @@ struct OutputOptions: Equatable, Sendable {
     /// Whether the summary is the whole output (`--summary` in text, without a summary file):
     /// records are counted, not printed.
     var summaryReplacesRecords: Bool { summary && format == .text && summaryFile == nil }
+    /// How text output shows coordinates (`--coordinates`); the other formats stay decimal.
+    var coordinates = CoordinateStyle.decimal
 }
 
 /// `phototag locate`'s settings.
@@ -222,7 +224,9 @@ extension Invocation {
             return .scan(options)
         case .geocode:
             return .geocode(
-                GeocodeOptions(coordinates: parsed.positionals, output: try reader.output(), place: try reader.place()))
+                GeocodeOptions(
+                    coordinates: try reader.coordinateArguments(parsed.positionals), output: try reader.output(),
+                    place: try reader.place()))
         case .placesImport:
             guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
             guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
@@ -296,6 +300,13 @@ struct OptionReader {
         options.quiet = parsed.has("--quiet")
         options.summaryFile = parsed.last("--summary-file")
         options.summary = parsed.has("--summary") || options.summaryFile != nil
+        if let value = parsed.last("--coordinates") {
+            guard let style = CoordinateStyle(rawValue: value) else {
+                let choices = CoordinateStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("unknown coordinate style '\(value)' (choose from \(choices))")
+            }
+            options.coordinates = style
+        }
         // The later of --progress and --no-progress wins; the parser keeps them apart, so
         // look at the order they were given in.
         if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {
@@ -335,6 +346,17 @@ struct OptionReader {
             throw error("option '\(option)' needs a distance in km (0 or more), not '\(value)'")
         }
         return number
+    }
+
+    /// `geocode`'s arguments, refusing a latitude and a longitude given as two arguments
+    /// (`geocode 48.8 2.3`), which would otherwise be two error records.
+    func coordinateArguments(_ arguments: [Argument]) throws(UsageError) -> [Argument] {
+        for (first, second) in zip(arguments, arguments.dropFirst())
+        where parseDecimal(first.text) != nil && parseDecimal(second.text) != nil {
+            throw error(
+                "'\(first.text)' and '\(second.text)' are two arguments; did you mean '\(first.text),\(second.text)'?")
+        }
+        return arguments
     }
 
     func coordinate(_ value: String, option: String) throws(UsageError) -> Coordinate {

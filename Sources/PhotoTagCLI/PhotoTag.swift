@@ -135,7 +135,7 @@ struct Context {
         let colour = options.format == .text && output.isTerminal && environment.allowsColor
         return RecordFormatter(
             format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
-            place: place)
+            place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0)
     }
 
     // MARK: locate and scan

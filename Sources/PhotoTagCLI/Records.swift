@@ -389,29 +389,56 @@ private func writeFlatNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter
 
 // MARK: - CSV
 
+/// The CSV header: the record's fields flattened, in the order of the JSON keys.
 enum CSVColumns {
     static let place = [
         "place_geoname_id", "place_name", "place_ascii_name", "place_admin1", "place_admin2", "place_country_code",
         "place_country", "place_timezone", "place_population", "place_feature_code", "place_latitude",
         "place_longitude", "place_distance_km", "place_bearing",
     ]
-    static let photo =
-        [
-            "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
-            "horizontal_error", "datum", "source",
-        ] + place + ["make", "model", "date_time_original", "offset_time_original", "warnings", "error"]
+    /// A photo's columns before `place` (its file and GPS) and after it (camera, problems).
+    private static let photoFile = [
+        "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
+        "horizontal_error", "datum", "source",
+    ]
+    private static let photoCamera = [
+        "make", "model", "date_time_original", "offset_time_original", "warnings", "error",
+    ]
+    static let photo = photoFile + place + photoCamera
     static let coordinate = ["latitude", "longitude"] + place + ["error", "line"]
+
+    /// The fields given for each nearby place: fewer than for `place`, as there are k of them.
+    static let nearbyFields = ["geoname_id", "name", "admin1", "country_code", "distance_km", "bearing"]
+
+    /// `nearby_1_geoname_id` … `nearby_k_bearing`: the k nearest places (`--nearest k`),
+    /// nearest first, as the `nearby` array of JSON.
+    static func nearby(_ count: Int) -> [String] {
+        (0..<count).flatMap { index in nearbyFields.map { "nearby_\(index + 1)_\($0)" } }
+    }
+
+    /// A photo record's columns, with those of `nearby` places after `place`.
+    static func photo(nearby count: Int) -> [String] {
+        photoFile + place + nearby(count) + photoCamera
+    }
+
+    /// A coordinate record's columns, with those of `nearby` places after `place`.
+    static func coordinate(nearby count: Int) -> [String] {
+        ["latitude", "longitude"] + place + nearby(count) + ["error", "line"]
+    }
 }
 
 extension PhotoRecord {
-    var csvFields: [String?] {
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
         let fix = reading.fix
         let camera = reading.camera
         return [
             file, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude), number(fix?.altitude),
             fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
             number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
-        ] + placeFields(place.nearest) + [
+        ] + placeFields(place.nearest) + nearbyFields(place.nearby, count: count) + [
             camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal,
             reading.warnings.map(\.description).joined(separator: "; "), reading.error?.description,
         ]
@@ -419,10 +446,12 @@ extension PhotoRecord {
 }
 
 extension CoordinateRecord {
-    var csvFields: [String?] {
-        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch) + [
-            error, line.map(String.init),
-        ]
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
+        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch)
+            + nearbyFields(place.nearby, count: count) + [error, line.map(String.init)]
     }
 }
 
@@ -437,6 +466,20 @@ private func placeFields(_ match: PlaceMatch?) -> [String?] {
         place.longitude.description, roundedDistance(match.distanceKm).description,
         String(roundedBearing(match.bearing)),
     ]
+}
+
+/// The fields of `count` nearby places, empty where fewer were found.
+private func nearbyFields(_ matches: [PlaceMatch]?, count: Int) -> [String?] {
+    (0..<count).flatMap { index -> [String?] in
+        guard let matches, index < matches.count else {
+            return Array(repeating: nil, count: CSVColumns.nearbyFields.count)
+        }
+        let match = matches[index]
+        return [
+            String(match.place.geonameId), match.place.name, match.place.admin1, match.place.countryCode,
+            roundedDistance(match.distanceKm).description, String(roundedBearing(match.bearing)),
+        ]
+    }
 }
 
 /// One CSV row (RFC 4180): fields quoted when they hold a comma, quote, CR or LF, quotes
@@ -501,7 +544,33 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     return sign + String(whole) + "." + String(repeating: "0", count: digits - fractionText.count) + fractionText
 }
 
-/// `48.858222, 2.294500`.
-func coordinateText(_ latitude: Double, _ longitude: Double) -> String {
-    "\(fixed(latitude, 6)), \(fixed(longitude, 6))"
+/// How text output shows a coordinate (`--coordinates`).
+enum CoordinateStyle: String, CaseIterable, Sendable {
+    /// `48.858222, 2.294500`: decimal degrees to 6 places (about 0.1 m).
+    case decimal
+    /// `48°51'29.60"N   2°17'40.20"E`: degrees, minutes and seconds to 0.01" (about 0.3 m).
+    case dms
+}
+
+/// `48.858222, 2.294500`, or with `.dms` `48°51'29.60"N   2°17'40.20"E` (always 28 columns:
+/// the degrees right-aligned, minutes and seconds with two digits, so that lines line up; read
+/// back by `geocode` as it is).
+func coordinateText(_ latitude: Double, _ longitude: Double, style: CoordinateStyle = .decimal) -> String {
+    switch style {
+    case .decimal: "\(fixed(latitude, 6)), \(fixed(longitude, 6))"
+    case .dms: "\(dmsText(latitude, width: 2, "N", "S")) \(dmsText(longitude, width: 3, "E", "W"))"
+    }
+}
+
+/// One value in degrees, minutes and seconds to 0.01", with its hemisphere letter: `2°17'40.20"E`,
+/// the degrees padded with spaces to `width` digits.
+private func dmsText(_ degrees: Double, width: Int, _ positive: String, _ negative: String) -> String {
+    let hundredths = Int((degrees.magnitude * 360_000).rounded())  // of a second of arc
+    let whole = String(hundredths / 360_000)
+    let minutes = hundredths / 6000 % 60
+    let seconds = hundredths % 6000
+    func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+    return String(repeating: " ", count: max(0, width - whole.count)) + whole + "°" + twoDigits(minutes) + "'"
+        + twoDigits(seconds / 100) + "." + twoDigits(seconds % 100) + "\""
+        + (degrees < 0 && hundredths != 0 ? negative : positive)
 }

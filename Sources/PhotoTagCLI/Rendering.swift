@@ -25,6 +25,10 @@ struct RecordFormatter: Sendable {
     /// How places were looked up: text says `no place within N km` under `--max-distance`, and
     /// nothing after a photo's coordinates under `--no-place`.
     var place = PlaceOptions()
+    /// How text shows coordinates (`--coordinates`); the other formats are always decimal.
+    var coordinates = CoordinateStyle.decimal
+    /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
+    var nearbyColumns = 0
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -80,8 +84,8 @@ struct RecordFormatter: Sendable {
             write(record, to: &json)
         case .csv:
             switch record {
-            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields))
-            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields))
+            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields(nearby: nearbyColumns)))
+            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields(nearby: nearbyColumns)))
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
@@ -139,13 +143,13 @@ struct RecordFormatter: Sendable {
             switch reading.status {
             case .located:
                 let fix = reading.fix!
-                let coordinates = coordinateText(fix.latitude, fix.longitude)
+                let shown = coordinateText(fix.latitude, fix.longitude, style: coordinates)
                 if let match = photo.place.nearest {
-                    rest = style.paint(padded(coordinates, 23), "32") + "  " + placeLabel(match)
+                    rest = style.paint(padded(shown, 23), "32") + "  " + placeLabel(match)
                 } else if place.skip {
-                    rest = style.paint(coordinates, "32")
+                    rest = style.paint(shown, "32")
                 } else {
-                    rest = style.paint(padded(coordinates, 23), "32") + "  " + style.paint(noPlaceText, "2")
+                    rest = style.paint(padded(shown, 23), "32") + "  " + style.paint(noPlaceText, "2")
                 }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
@@ -165,7 +169,8 @@ struct RecordFormatter: Sendable {
                     style.paint("error: ", "31") + (point.line.map { "line \($0): " } ?? "") + escapingControls(error)
             } else {
                 let coordinate = point.coordinate!
-                line = style.paint(padded(coordinateText(coordinate.latitude, coordinate.longitude), 23), "32")
+                line = style.paint(
+                    padded(coordinateText(coordinate.latitude, coordinate.longitude, style: coordinates), 23), "32")
                 line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint(noPlaceText, "2"))
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
@@ -189,7 +194,8 @@ struct RecordFormatter: Sendable {
     /// What goes before the first record.
     func header() -> [UInt8] {
         switch format {
-        case .csv: csvRow(photos ? CSVColumns.photo : CSVColumns.coordinate)
+        case .csv:
+            csvRow(photos ? CSVColumns.photo(nearby: nearbyColumns) : CSVColumns.coordinate(nearby: nearbyColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson: []
         }
