@@ -7,6 +7,8 @@ struct Summary {
     private var countries: [String: (name: String?, count: Int)] = [:]
     private var places: [String: Int] = [:]
     private(set) var total = 0
+    /// Files read only because of `--all-files` that are not photos at all (no record).
+    private(set) var notPhotos = 0
 
     mutating func add(_ record: PhotoRecord) {
         total += 1
@@ -17,16 +19,23 @@ struct Summary {
         places[label.joined(separator: ", "), default: 0] += 1
     }
 
+    /// Counts a file skipped because it is not a photo at all.
+    mutating func addNotAPhoto() { notPhotos += 1 }
+
     /// The summary as text: totals by status, then countries and the 20 commonest places.
     func text(placeLimit: Int = 20) -> String {
         var lines = ["\(grouped(total)) \(total == 1 ? "file" : "files")"]
         let names: [(GPSReading.Status, String)] = [
             (.located, "located"), (.noGPS, "no GPS"), (.invalidGPS, "invalid GPS"), (.error, "error"),
         ]
-        let width = grouped(statuses.values.max() ?? 0).count
+        let width = grouped(max(statuses.values.max() ?? 0, notPhotos)).count
         for (status, name) in names {
             let count = grouped(statuses[status] ?? 0)
             lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  \(name)")
+        }
+        if notPhotos > 0 {
+            let count = grouped(notPhotos)
+            lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  skipped, not photos")
         }
         if !countries.isEmpty {
             lines.append("countries:")
