@@ -24,7 +24,7 @@ enum Commands {
         name: "--summary", help: "Count files per status, country and place (text: the whole output)")
 
     static let filesFrom = OptionSpec(
-        name: "--files-from", value: "<file>", help: "Also read the paths listed in this file (- for stdin), one a line")
+        name: "--files-from", value: "<file>", help: "Also read the paths listed in this file, one a line (-: stdin)")
     static let null = OptionSpec(
         name: "--null", short: "-0", help: "The --files-from list is NUL-separated (find -print0)")
     static let jobs = OptionSpec(name: "--jobs", value: "<n>", help: "Read n files at once (default: one per core)")
@@ -64,7 +64,8 @@ enum Commands {
             OptionSpec(name: "--all-files", help: "Read every file's first bytes, not only photo extensions"),
             OptionSpec(name: "--hidden", help: "Include hidden files and folders"),
             OptionSpec(name: "--exclude", value: "<glob>", help: "Skip entries whose name or relative path matches"),
-            OptionSpec(name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)"),
+            OptionSpec(
+                name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)"),
             OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders"),
             OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too"),
             OptionSpec(name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)"),

@@ -202,7 +202,8 @@ extension Invocation {
                 throw reader.error("'-' and '--files-from -' both read standard input; give one of them")
             }
             return .locate(
-                LocateOptions(files: parsed.positionals, output: output, place: try reader.place(), selection: selection))
+                LocateOptions(
+                    files: parsed.positionals, output: output, place: try reader.place(), selection: selection))
         case .scan:
             let output = try reader.output()
             var options = ScanOptions(

@@ -289,7 +289,8 @@ struct Context {
         // The arguments, then the list: the whole list is read first, for the column width.
         var items: [LocateItem] = []
         for file in options.files {
-            items.append(file.bytes == [UInt8(ascii: "-")] ? .standardInput(readStandardInput(input)) : .path(file.bytes))
+            items.append(
+                file.bytes == [UInt8(ascii: "-")] ? .standardInput(readStandardInput(input)) : .path(file.bytes))
         }
         var listFile: ListFile? = nil
         if options.selection.filesFrom != nil {
