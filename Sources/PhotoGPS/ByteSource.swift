@@ -101,3 +101,31 @@ final class FileSource: ByteSource {
         }
     }
 }
+
+/// Whole streams read into memory: what cannot be read with `pread(2)` (a pipe, a FIFO, a
+/// character device) is read to its end once, within a size limit, and parsed from memory.
+enum StreamReading {
+    /// Whether a file type from ``FileSource/irregularKind(_:)`` is read as a stream: FIFOs and
+    /// character devices (`/dev/stdin`), never folders, block devices or sockets.
+    static func reads(_ kind: String) -> Bool { kind == "FIFO" || kind == "character device" }
+
+    /// Reads `descriptor` to its end; past `limit` bytes, stops and throws ``PhotoGPSError/tooLarge(source:limit:)``
+    /// with `name` as the source.
+    static func readAll(_ descriptor: Int32, limit: Int, name: String) throws(PhotoGPSError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            // One byte more than the limit: reading it proves the stream is too large.
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
+            if got > 0 {
+                bytes += chunk[0..<got]
+                if bytes.count > limit { throw .tooLarge(source: name, limit: limit) }
+            } else if got == 0 {
+                return bytes
+            } else if errno != EINTR {
+                throw .cannotRead(errno: errno)
+            }
+        }
+    }
+}

@@ -67,7 +67,11 @@ public struct GPSReader: Sendable {
     }
 
     /// Reads the photo at a path given as bytes: file names on Linux need not be valid UTF-8.
-    public func read(fileAtPath path: [UInt8]) -> GPSReading {
+    ///
+    /// With `streamLimit`, a FIFO or character device (`/dev/stdin`, a shell's `<(…)`) is read
+    /// into memory, up to that many bytes, and parsed from there; without it, it is an error
+    /// and is never opened.
+    public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         let terminated = path + [0]
         return terminated.withUnsafeBufferPointer { buffer in
@@ -76,11 +80,32 @@ public struct GPSReader: Sendable {
                 do throws(PhotoGPSError) {
                     source = try FileSource(cPath: characters.baseAddress!)
                 } catch {
+                    if case .notARegularFile(let kind) = error, let streamLimit, StreamReading.reads(kind) {
+                        return readStream(cPath: characters.baseAddress!, kind: kind, limit: streamLimit)
+                    }
                     return .failure(error)
                 }
                 return read(source: source)
             }
         }
+    }
+
+    /// Reads a photo from a descriptor open for reading (standard input, a pipe) to its end, up to
+    /// `limit` bytes; `name` says what it is in the error past the limit (`standard input`).
+    public func read(descriptor: Int32, limit: Int, name: String) -> GPSReading {
+        do {
+            return read(bytes: try StreamReading.readAll(descriptor, limit: limit, name: name))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Opens a FIFO or character device (blocking until a FIFO has a writer) and reads it.
+    private func readStream(cPath: UnsafePointer<CChar>, kind: String, limit: Int) -> GPSReading {
+        let descriptor = open(cPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.cannotOpen(errno: errno)) }
+        defer { close(descriptor) }
+        return read(descriptor: descriptor, limit: limit, name: "the \(kind)")
     }
 
     /// Reads a photo already in memory.

@@ -30,6 +30,9 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
     case malformedEXIF(String)
     /// libexif could not allocate its data.
     case outOfMemory
+    /// A stream (standard input, a FIFO, a character device) holds more than the most that is read
+    /// into memory; `source` names it (`standard input`, `the FIFO`), `limit` is in bytes.
+    case tooLarge(source: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -44,6 +47,25 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
         case .malformedJPEG(let detail): "malformed JPEG: \(detail)"
         case .malformedEXIF(let detail): "malformed EXIF: \(detail)"
         case .outOfMemory: "out of memory"
+        case .tooLarge(let source, let limit):
+            "\(source) is larger than "
+                + (limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes")
+        }
+    }
+
+    /// The formats phototag recognises as photo containers but cannot read (see
+    /// ``unsupportedFormat(_:)``): a file in one of them is a photo whose position is unknown.
+    public static let unreadPhotoFormats: Set<String> = ["BigTIFF", "JPEG XL", "Sigma X3F raw", "Fujifilm RAF raw"]
+
+    /// Whether the error only says the file holds no photo at all: it is empty, or in a format
+    /// that is not a photo container (a video, a GIF, text, or unknown). A photo container that
+    /// cannot be read, such as BigTIFF, is not this: it is a real failure.
+    public var meansNotAPhoto: Bool {
+        switch self {
+        case .emptyFile: true
+        case .unsupportedFormat(let kind?): !Self.unreadPhotoFormats.contains(kind)
+        case .unsupportedFormat(nil): true
+        default: false
         }
     }
 

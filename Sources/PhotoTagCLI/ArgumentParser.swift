@@ -92,7 +92,10 @@ extension CommandSpec {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard !optionsEnded, argument.hasPrefix("-"), argument != "-", !isNegativeNumber(argument) else {
+            // A digit option (`-0`) is an option, not a negative number.
+            let isShortOption = options.contains { $0.short == argument }
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-", !isNegativeNumber(argument) || isShortOption
+            else {
                 parsed.positionals.append(rawArguments[index - 1])
                 continue
             }

@@ -30,14 +30,17 @@ enum PhotoFiles {
 ///
 /// Entries of each folder are sorted by name bytes, a folder's name compared as if it ended in
 /// `/`, so the walk visits files in exactly the byte order of their full paths: output is
-/// deterministic and already sorted. Symbolic links are followed, but a folder (by device and
-/// inode) is entered only once, so no link can make the walk loop. Paths are bytes throughout:
-/// names need not be UTF-8.
+/// deterministic and already sorted. Symbolic links are followed (unless ``noFollow``), but a
+/// folder (by device and inode) is entered only once, so no link can make the walk loop. Paths
+/// are bytes throughout: names need not be UTF-8.
 struct FileWalker {
     /// What the walk found.
     enum Found {
         /// A file to read.
         case file([UInt8])
+        /// A file without a photo extension, yielded only because of ``allFiles``: when its bytes
+        /// are not a photo at all, it is skipped, not reported.
+        case candidate([UInt8])
         /// A folder or path that could not be read.
         case unreadable([UInt8], errno: Int32)
         /// Something not walked into, with why (printed on stderr).
@@ -48,6 +51,13 @@ struct FileWalker {
     var hidden = false
     /// Yield every regular file, not only those with a photo extension.
     var allFiles = false
+    /// Entries not walked: fnmatch(3) patterns, NUL-terminated, matched against an entry's name
+    /// and against its path relative to the root (with `FNM_PATHNAME`).
+    private var exclude: [[UInt8]] = []
+    /// How deep to go: a root's entries are at depth 1; `nil` is no limit.
+    var maxDepth: Int? = nil
+    /// Skip symbolic links found inside folders (the roots given are still followed).
+    var noFollow = false
     /// Folders entered so far, by (device, inode).
     private var visited = Set<FolderID>()
 
@@ -56,9 +66,12 @@ struct FileWalker {
         var inode: UInt64
     }
 
-    init(hidden: Bool, allFiles: Bool) {
+    init(hidden: Bool, allFiles: Bool, exclude: [String] = [], maxDepth: Int? = nil, noFollow: Bool = false) {
         self.hidden = hidden
         self.allFiles = allFiles
+        self.exclude = exclude.map { Array($0.utf8) + [0] }
+        self.maxDepth = maxDepth
+        self.noFollow = noFollow
     }
 
     /// Walks one path given by the user: a file is yielded whatever its name; a folder is walked.
@@ -78,15 +91,27 @@ struct FileWalker {
         walkFolder(root, info, yield)
     }
 
+    /// One folder being listed: its path, its path below the root, its depth (the root's is 0),
+    /// its sorted entries and the next one to visit.
+    private struct Frame {
+        var folder: [UInt8]
+        var relative: [UInt8]
+        var depth: Int
+        var entries: [Entry]
+        var next = 0
+    }
+
     private mutating func walkFolder(_ root: [UInt8], _ rootInfo: stat, _ yield: (Found) -> Bool) {
         guard visited.insert(FolderID(device: UInt64(rootInfo.st_dev), inode: UInt64(rootInfo.st_ino))).inserted else {
             _ = yield(.skipped(root, reason: "already scanned (a symbolic link loop or a repeated path)"))
             return
         }
+        // With --max-depth 0, a folder given is not entered (like find -maxdepth 0).
+        if let maxDepth, maxDepth < 1 { return }
         // Depth-first, with an explicit stack: no recursion limit on deep trees.
-        var stack: [(folder: [UInt8], entries: [Entry], next: Int)] = []
-        switch list(root) {
-        case .success(let entries): stack.append((root, entries, 0))
+        var stack: [Frame] = []
+        switch list(root, relative: []) {
+        case .success(let entries): stack.append(Frame(folder: root, relative: [], depth: 0, entries: entries))
         case .failure(let error):
             _ = yield(.unreadable(root, errno: error.code))
             return
@@ -100,27 +125,34 @@ struct FileWalker {
             let entry = stack[top].entries[stack[top].next]
             stack[top].next += 1
             let path = join(stack[top].folder, entry.name)
+            let photoName = PhotoFiles.hasPhotoExtension(entry.name[...])
             switch entry.kind {
             case .folder(let id):
+                let depth = stack[top].depth + 1
+                if let maxDepth, depth >= maxDepth { continue }  // its entries would be too deep
                 guard visited.insert(id).inserted else {
                     if !yield(.skipped(path, reason: "already scanned (a symbolic link loop or a repeated path)")) {
                         return
                     }
                     continue
                 }
-                switch list(path) {
-                case .success(let entries): stack.append((path, entries, 0))
+                let relative = stack[top].relative.isEmpty ? entry.name : join(stack[top].relative, entry.name)
+                switch list(path, relative: relative) {
+                case .success(let entries):
+                    stack.append(Frame(folder: path, relative: relative, depth: depth, entries: entries))
                 case .failure(let error): if !yield(.unreadable(path, errno: error.code)) { return }
                 }
             case .file:
-                if allFiles || PhotoFiles.hasPhotoExtension(entry.name[...]), !yield(.file(path)) { return }
-            case .special:
-                // FIFOs, devices and sockets are never opened; one named like a photo is reported.
-                if !allFiles, PhotoFiles.hasPhotoExtension(entry.name[...]), !yield(.file(path)) { return }
-            case .broken(let code):
-                if allFiles || PhotoFiles.hasPhotoExtension(entry.name[...]), !yield(.unreadable(path, errno: code)) {
+                if photoName {
+                    if !yield(.file(path)) { return }
+                } else if allFiles, !yield(.candidate(path)) {
                     return
                 }
+            case .special:
+                // FIFOs, devices and sockets are never opened; one named like a photo is reported.
+                if photoName, !yield(.file(path)) { return }
+            case .broken(let code):
+                if allFiles || photoName, !yield(.unreadable(path, errno: code)) { return }
             }
         }
     }
@@ -142,8 +174,27 @@ struct FileWalker {
         case broken(Int32)
     }
 
+    /// Whether an entry is left out by ``exclude``: its name or its path below the root matches.
+    private func isExcluded(name: [UInt8], relative: [UInt8]) -> Bool {
+        guard !exclude.isEmpty else { return false }
+        let path = relative.isEmpty ? name : join(relative, name)
+        return withCString(name) { name in
+            withCString(path) { path in
+                exclude.contains { pattern in
+                    pattern.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { pattern in
+                            fnmatch(pattern.baseAddress!, name, 0) == 0
+                                || fnmatch(pattern.baseAddress!, path, FNM_PATHNAME) == 0
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The entries of a folder worth walking, sorted; or `errno` when it cannot be opened.
-    private func list(_ folder: [UInt8]) -> Result<[Entry], WalkError> {
+    /// `relative` is the folder's path below the root, for ``exclude``.
+    private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<[Entry], WalkError> {
         let stream: OpaquePointer? = withCString(folder) { opendir($0) }
         guard let stream else { return .failure(WalkError(code: errno)) }
         defer { closedir(stream) }
@@ -152,13 +203,19 @@ struct FileWalker {
             let name = entryName(raw)
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             if !hidden, name.first == 0x2E { continue }
-            let type = raw.pointee.d_type
+            if isExcluded(name: name, relative: relative) { continue }
+            let type = Int32(raw.pointee.d_type)
+            if noFollow, type == Int32(DT_LNK) { continue }
             var kind: Kind
-            switch Int32(type) {
+            switch type {
             case Int32(DT_REG): kind = .file
             case Int32(DT_DIR), Int32(DT_LNK), Int32(DT_UNKNOWN):
+                let path = join(folder, name)
                 var info = stat()
-                if statPath(join(folder, name), &info) {
+                if noFollow, type == Int32(DT_UNKNOWN), lstatPath(path, &info), info.st_mode & S_IFMT == S_IFLNK {
+                    continue
+                }
+                if statPath(path, &info) {
                     switch info.st_mode & S_IFMT {
                     case S_IFDIR: kind = .folder(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
                     case S_IFREG: kind = .file
@@ -178,6 +235,100 @@ struct FileWalker {
     private struct WalkError: Error { var code: Int32 }
 }
 
+/// Paths read from a list (`--files-from`): one per line, or separated by NUL bytes (`find
+/// -print0`). Paths are bytes, taken as they are (no trimming, no quoting); empty entries are
+/// skipped. The list is read as it is consumed, so a long `find` pipeline streams.
+struct PathList {
+    private let source: InputSource
+    private let separator: UInt8
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    init(source: InputSource, separator: UInt8) {
+        self.source = source
+        self.separator = separator
+    }
+
+    /// The next path, or `nil` at the end of the list.
+    mutating func next() -> [UInt8]? {
+        while true {
+            if let end = buffer[start...].firstIndex(of: separator) {
+                let path = Array(buffer[start..<end])
+                start = end + 1
+                if path.isEmpty { continue }
+                return path
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                let path = Array(buffer[start...])  // the last path need not end in a separator
+                start = buffer.count
+                return path
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk = source.read(upTo: 1 << 16)
+            if chunk.isEmpty { ended = true } else { buffer += chunk }
+        }
+    }
+
+    /// Every remaining path.
+    mutating func all() -> [[UInt8]] {
+        var paths: [[UInt8]] = []
+        while let path = next() { paths.append(path) }
+        return paths
+    }
+}
+
+/// A list file opened by name (`--files-from FILE`), read with `read(2)`; a read error ends the
+/// input and is kept in ``failure`` so that it is reported, not taken for the end of the list.
+final class ListFile: InputSource {
+    private let descriptor: Int32
+    /// The `errno` of a failed read, or 0.
+    private(set) var failure: Int32 = 0
+
+    /// Opens `path` for reading; a folder is refused with `EISDIR`.
+    init(path: [UInt8]) throws(ListFileError) {
+        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw ListFileError(code: errno) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw ListFileError(code: EISDIR)
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit { close(descriptor) }
+
+    func read(upTo count: Int) -> [UInt8] {
+        guard failure == 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while true {
+                #if canImport(Glibc)
+                    let got = Glibc.read(descriptor, buffer.baseAddress, count)
+                #else
+                    let got = Darwin.read(descriptor, buffer.baseAddress, count)
+                #endif
+                if got >= 0 {
+                    initialized = got
+                    return
+                }
+                if errno != EINTR {
+                    failure = errno
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// Why a list file cannot be opened: its `errno`.
+struct ListFileError: Error {
+    var code: Int32
+}
+
 /// `folder/name`, without doubling a slash the folder already ends in.
 func join(_ folder: [UInt8], _ name: [UInt8]) -> [UInt8] {
     folder.last == UInt8(ascii: "/") ? folder + name : folder + [UInt8(ascii: "/")] + name
@@ -193,6 +344,11 @@ func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T 
 /// `stat(2)` on a byte path (following symbolic links); false on failure, with `errno` set.
 func statPath(_ path: [UInt8], _ info: inout stat) -> Bool {
     withCString(path) { stat($0, &info) } == 0
+}
+
+/// `lstat(2)` on a byte path (a symbolic link itself); false on failure, with `errno` set.
+func lstatPath(_ path: [UInt8], _ info: inout stat) -> Bool {
+    withCString(path) { lstat($0, &info) } == 0
 }
 
 /// The name of a directory entry.

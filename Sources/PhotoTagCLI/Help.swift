@@ -37,6 +37,15 @@ enum Commands {
         help: "Coordinates as decimal (default) or dms, in text output only",
         choices: CoordinateStyle.allCases.map(\.rawValue))
 
+    static let filesFrom = OptionSpec(
+        name: "--files-from", value: "<file>", help: "Also read the paths listed in this file, one a line (-: stdin)")
+    static let null = OptionSpec(
+        name: "--null", short: "-0", help: "The --files-from list is NUL-separated (find -print0)")
+    static let jobs = OptionSpec(name: "--jobs", value: "<n>", help: "Read n files at once (default: one per core)")
+    static let allRecords = OptionSpec(
+        name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
+    static let selectionOptions = [filesFrom, null, jobs, allRecords]
+
     static let outputOptions = [format, json, coordinates, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
 
@@ -47,10 +56,17 @@ enum Commands {
 
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
-        minimumArguments: 1, missingArgumentsMessage: "no files given",
-        options: outputOptions + placeOptions + [summary, summaryFile, progress, noProgress, CommandSpec.help],
+        missingArgumentsMessage: "no files given",
+        options: outputOptions + placeOptions + selectionOptions + [
+            summary, summaryFile, progress, noProgress, CommandSpec.help,
+        ],
         epilogue: """
-            One record per file, in argument order.
+            One record per file, in argument order, then the files of --files-from in list order,
+            all in one output (one JSON array). - reads the photo from standard input (its record's
+            file is -); a FIFO or character device given by name (/dev/stdin, <(…)) is read too.
+            Such a stream is read into memory, up to 64 MiB. With --format geojson, only located
+            photos are written unless --all-records is given; every error is still on stderr
+            and in the exit status.
 
             \(exitStatus)
 
@@ -59,23 +75,38 @@ enum Commands {
 
     static let scan = CommandSpec(
         name: "scan", summary: "Find the photos under folders and print where each was taken",
-        arguments: "<path>...", minimumArguments: 1, missingArgumentsMessage: "no paths given",
-        options: outputOptions + placeOptions + [
+        arguments: "<path>...", missingArgumentsMessage: "no paths given",
+        options: outputOptions + placeOptions + selectionOptions + [
             OptionSpec(name: "--all-files", help: "Read every file's first bytes, not only photo extensions"),
             OptionSpec(name: "--hidden", help: "Include hidden files and folders"),
+            OptionSpec(name: "--exclude", value: "<glob>", help: "Skip entries whose name or relative path matches"),
+            OptionSpec(
+                name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)"),
+            OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders"),
             OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too"),
-            OptionSpec(name: "--with-gps", help: "Print only photos that are located"),
+            OptionSpec(name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)"),
             OptionSpec(name: "--without-gps", help: "Print only photos without a usable position"),
             OptionSpec(name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here"),
             OptionSpec(name: "--within", value: "<km>", help: "The radius for --near"),
             summary, summaryFile, progress, noProgress, CommandSpec.help,
         ],
         epilogue: """
-            Folders are walked recursively, in path order, on every core; records stream out as
-            files finish, in path order. Photos are chosen by extension (case-insensitive:
-            \(photoExtensionList)) unless --all-files is given. Symbolic links are followed, but
-            no folder is entered twice, so links cannot loop. Files that cannot be read are
-            reported as error records (and on stderr) and the scan goes on.
+            Folders are walked recursively, in path order, on every core (or --jobs n); records
+            stream out as files finish, in path order. The paths of --files-from are walked after
+            the arguments. Photos are chosen by extension (case-insensitive:
+            \(photoExtensionList)) unless --all-files is given; then files that are not photos at
+            all (empty, text, video, GIF…) are skipped quietly and counted by --summary, while a
+            photo that cannot be read (such as BigTIFF) is an error as without --all-files.
+            Symbolic links are followed, but no folder is entered twice, so links cannot loop;
+            with --no-follow, links inside folders are skipped (paths given are still followed,
+            like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
+            name and its path below the path given; an excluded folder is not entered. Paths given
+            are always read, at depth 0; --max-depth 0 reads only the files given.
+
+            Files that cannot be read are reported as error records and on stderr, and the scan
+            goes on. The filters --with-gps and --near print only located photos: an error then
+            has no record, but it is still on stderr and in the exit status. With --format
+            geojson, only located photos are written unless --all-records is given.
 
             Exit status: 0 done, 2 some file or folder could not be read, 64 usage error.
 

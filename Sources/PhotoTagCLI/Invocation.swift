@@ -58,11 +58,35 @@ struct OutputOptions: Equatable, Sendable {
     var coordinates = CoordinateStyle.decimal
 }
 
+/// Where the paths of `locate` and `scan` come from besides the arguments, and how many files
+/// are read at once.
+struct SelectionOptions: Equatable, Sendable {
+    /// `--files-from`: a file listing paths, or `-` for standard input.
+    var filesFrom: Argument? = nil
+    /// `-0`/`--null`: the list is NUL-separated (`find -print0`), not one path per line.
+    var nullSeparated = false
+    /// `--jobs`: files read at once; `nil` means one per core.
+    var jobs: Int? = nil
+    /// `--all-records`: GeoJSON keeps the features without a position (null geometry).
+    var allRecords = false
+
+    /// Whether the path list is standard input.
+    var listIsStandardInput: Bool { filesFrom?.bytes == [UInt8(ascii: "-")] }
+
+    /// The list's separator byte.
+    var separator: UInt8 { nullSeparated ? 0 : UInt8(ascii: "\n") }
+
+    /// How many workers to start: `--jobs`, or every core.
+    var workers: Int { jobs ?? processorCount() }
+}
+
 /// `phototag locate`'s settings.
 struct LocateOptions: Equatable, Sendable {
+    /// The files given as arguments; `-` is standard input.
     var files: [Argument]
     var output = OutputOptions()
     var place = PlaceOptions()
+    var selection = SelectionOptions()
 }
 
 /// `phototag scan`'s settings.
@@ -70,6 +94,13 @@ struct ScanOptions: Equatable, Sendable {
     var paths: [Argument]
     var output = OutputOptions()
     var place = PlaceOptions()
+    var selection = SelectionOptions()
+    /// `--exclude` patterns (fnmatch(3)), matched against entry names and paths relative to the root.
+    var exclude: [String] = []
+    /// `--max-depth`: how deep to walk (a root's entries are at depth 1); `nil` is no limit.
+    var maxDepth: Int? = nil
+    /// `--no-follow`: skip symbolic links found inside folders.
+    var noFollow = false
     /// Sniff every file's first bytes instead of going by extension.
     var allFiles = false
     /// Enter hidden folders and read hidden files.
@@ -200,10 +231,24 @@ extension Invocation {
         let reader = OptionReader(parsed: parsed, command: command)
         switch command {
         case .locate:
-            return .locate(
-                LocateOptions(files: parsed.positionals, output: try reader.output(), place: try reader.place()))
+            let output = try reader.output()
+            let selection = try reader.selection(format: output.format)
+            let standardInput = parsed.positionals.filter { $0.bytes == [UInt8(ascii: "-")] }.count
+            if standardInput > 1 { throw reader.error("'-' (standard input) can be given only once") }
+            if standardInput == 1, selection.listIsStandardInput {
+                throw reader.error("'-' and '--files-from -' both read standard input; give one of them")
+            }
+            let place = try reader.place()
+            try reader.requirePaths(selection)
+            return .locate(LocateOptions(files: parsed.positionals, output: output, place: place, selection: selection))
         case .scan:
-            var options = ScanOptions(paths: parsed.positionals, output: try reader.output(), place: try reader.place())
+            let output = try reader.output()
+            var options = ScanOptions(
+                paths: parsed.positionals, output: output, place: try reader.place(),
+                selection: try reader.selection(format: output.format))
+            options.exclude = parsed.values["--exclude"] ?? []
+            options.maxDepth = try reader.count("--max-depth", minimum: 0)
+            options.noFollow = parsed.has("--no-follow")
             options.allFiles = parsed.has("--all-files")
             options.hidden = parsed.has("--hidden")
             options.sort = parsed.has("--sort")
@@ -221,6 +266,7 @@ extension Invocation {
             case (nil, _?): throw reader.error("'--within' needs '--near LAT,LON'")
             case (nil, nil): break
             }
+            try reader.requirePaths(options.selection)
             return .scan(options)
         case .geocode:
             return .geocode(
@@ -313,6 +359,32 @@ struct OptionReader {
             options.progress = order == "--progress"
         }
         return options
+    }
+
+    /// The file-selection options of `locate` and `scan`. Without `--files-from`, at least one
+    /// path argument is needed.
+    func selection(format: OutputFormat) throws(UsageError) -> SelectionOptions {
+        var options = SelectionOptions()
+        if let list = parsed.last("--files-from") {
+            guard !list.isEmpty else { throw error("option '--files-from' needs a file name or '-'") }
+            options.filesFrom = Argument(list)
+        }
+        options.nullSeparated = parsed.has("--null")
+        if options.nullSeparated, options.filesFrom == nil { throw error("'--null' needs '--files-from'") }
+        options.jobs = try count("--jobs", minimum: 1, maximum: 1024)
+        options.allRecords = parsed.has("--all-records")
+        if options.allRecords, format != .geojson {
+            throw error("'--all-records' is for --format geojson (other formats always keep every record)")
+        }
+        return options
+    }
+
+    /// Checks, after every option value, that there is something to read: paths given as
+    /// arguments or a `--files-from` list (so a bad value is named before a missing path).
+    func requirePaths(_ selection: SelectionOptions) throws(UsageError) {
+        if selection.filesFrom == nil, parsed.positionals.isEmpty {
+            throw error(command.spec.missingArgumentsMessage)
+        }
     }
 
     func place() throws(UsageError) -> PlaceOptions {

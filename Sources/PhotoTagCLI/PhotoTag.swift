@@ -75,9 +75,9 @@ public enum PhotoTag {
             output.write(Help.version)
             return ExitStatus.success
         case .locate(let options):
-            return context.locate(options)
+            return context.locate(options, input: input)
         case .scan(let options):
-            return context.scan(options)
+            return context.scan(options, input: input)
         case .geocode(let options):
             return context.geocode(options, input: input)
         case .placesImport(let options):
@@ -144,6 +144,9 @@ struct Context {
     struct Processed: Sendable {
         var record: PhotoRecord
         var rendered: RecordFormatter.Rendered?
+        /// A file read only because of `--all-files` that is not a photo at all: no record, no
+        /// error, only a count in the summary.
+        var notAPhoto = false
     }
 
     /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
@@ -186,6 +189,7 @@ struct Context {
 
         private func deliverLocked(_ processed: Processed) {
             progress.advance()
+            guard !processed.notAPhoto else { return summary.addNotAPhoto() }
             let record = processed.record
             switch record.reading.status {
             case .located: break
@@ -240,45 +244,132 @@ struct Context {
         }
     }
 
-    func locate(_ options: LocateOptions) -> Int32 {
+    /// The most read into memory from standard input, a FIFO or a character device.
+    static let streamLimit = 64 << 20
+
+    /// Opens the `--files-from` list: standard input, or the file named; `nil` after reporting
+    /// why it cannot be opened. The list file, if any, is returned too, to check for read errors.
+    func openList(_ selection: SelectionOptions, input: InputSource) -> (PathList, ListFile?)? {
+        guard let list = selection.filesFrom else { return nil }
+        if selection.listIsStandardInput { return (PathList(source: input, separator: selection.separator), nil) }
+        do {
+            let file = try ListFile(path: list.bytes)
+            return (PathList(source: file, separator: selection.separator), file)
+        } catch {
+            errors.write("phototag: \(list.text): \(PhotoGPSError.cannotOpen(errno: error.code))\n")
+            return nil
+        }
+    }
+
+    /// Whether the list file was read to its end; otherwise reports the read error.
+    func listWasRead(_ file: ListFile?, _ selection: SelectionOptions, note: (String) -> Void) -> Bool {
+        guard let file, file.failure != 0, let list = selection.filesFrom else { return true }
+        note("\(list.text): \(PhotoGPSError.cannotRead(errno: file.failure))")
+        return false
+    }
+
+    /// Reads the photo on standard input into memory (up to ``streamLimit`` bytes).
+    func readStandardInput(_ input: InputSource) -> GPSReading {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = input.read(upTo: min(1 << 16, Self.streamLimit + 1 - bytes.count))
+            if chunk.isEmpty { break }
+            bytes += chunk
+            if bytes.count > Self.streamLimit {
+                return .failure(.tooLarge(source: "standard input", limit: Self.streamLimit))
+            }
+        }
+        return GPSReader().read(bytes: bytes)
+    }
+
+    /// What `locate` reads: a path, or the photo on standard input (`-`).
+    enum LocateItem: Sendable {
+        case path([UInt8])
+        case standardInput(GPSReading)
+    }
+
+    func locate(_ options: LocateOptions, input: InputSource) -> Int32 {
         guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        // The arguments, then the list: the whole list is read first, for the column width.
+        var items: [LocateItem] = []
+        for file in options.files {
+            items.append(
+                file.bytes == [UInt8(ascii: "-")] ? .standardInput(readStandardInput(input)) : .path(file.bytes))
+        }
+        var listFile: ListFile? = nil
+        if options.selection.filesFrom != nil {
+            guard let (opened, file) = openList(options.selection, input: input) else {
+                return PhotoTag.ExitStatus.unreadable
+            }
+            var list = opened
+            items += list.all().map(LocateItem.path)
+            listFile = file
+        }
+        let names = items.map { item in
+            switch item {
+            case .path(let path): String(decoding: path, as: UTF8.self)
+            case .standardInput: "-"
+            }
+        }
         let formatter = formatter(options.output, options.place, photos: true)
-        let width = options.output.format == .text ? RecordEmitter.columnWidth(forFiles: options.files.map(\.text)) : 0
+        let width = options.output.format == .text ? RecordEmitter.columnWidth(forFiles: names) : 0
         let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: width)
-        run.found(options.files.count, final: true)
+        let listRead = listWasRead(listFile, options.selection, note: run.note)
+        run.found(items.count, final: true)
         run.start()
         let place = options.place
-        @Sendable func process(_ path: [UInt8]) -> Processed {
-            var record = PhotoRecord(
-                file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+        let selection = options.selection
+        let format = options.output.format
+        @Sendable func process(_ item: LocateItem) -> Processed {
+            var record: PhotoRecord
+            switch item {
+            case .path(let path):
+                record = PhotoRecord(
+                    file: String(decoding: path, as: UTF8.self),
+                    reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit))
+            case .standardInput(let reading):
+                record = PhotoRecord(file: "-", reading: reading)
+            }
             if let fix = record.reading.fix {
                 record.place = place.lookUp(Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
             }
+            guard selection.keeps(record, format: format) else { return Processed(record: record, rendered: nil) }
             return Processed(record: record, rendered: formatter.render(.photo(record)))
         }
-        let pipeline = OrderedPipeline<[[UInt8]], [Processed]>(
-            workers: options.files.count >= 4 ? processorCount() : 1, window: 16,
+        let pipeline = OrderedPipeline<[LocateItem], [Processed]>(
+            workers: items.count >= 4 ? selection.workers : 1, window: 16,
             work: { batch in batch.map(process) }, deliver: run.deliver)
         var start = 0
-        while start < options.files.count, !run.readerIsGone {
-            let end = min(options.files.count, start + 32)
-            pipeline.submit(options.files[start..<end].map(\.bytes))
+        while start < items.count, !run.readerIsGone {
+            let end = min(items.count, start + 32)
+            pipeline.submit(Array(items[start..<end]))
             start = end
         }
         pipeline.finish()
         run.end()
-        if run.sawError { return PhotoTag.ExitStatus.unreadable }
+        if run.sawError || !listRead { return PhotoTag.ExitStatus.unreadable }
         return run.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }
 
     /// One thing the walk hands to the workers.
     enum ScanItem: Sendable {
-        case file([UInt8])
+        /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
+        /// which is not a photo at all is skipped quietly.
+        case file([UInt8], sniffed: Bool)
         case unreadable([UInt8], errno: Int32)
     }
 
-    func scan(_ options: ScanOptions) -> Int32 {
+    func scan(_ options: ScanOptions, input: InputSource) -> Int32 {
         guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        var list: PathList? = nil
+        var listFile: ListFile? = nil
+        if options.selection.filesFrom != nil {
+            guard let (opened, file) = openList(options.selection, input: input) else {
+                return PhotoTag.ExitStatus.unreadable
+            }
+            list = opened
+            listFile = file
+        }
         let formatter = formatter(options.output, options.place, photos: true)
         let run = PhotoRun(
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
@@ -287,11 +378,11 @@ struct Context {
         @Sendable func process(_ item: ScanItem) -> Processed {
             var record: PhotoRecord
             switch item {
-            case .file(let path):
+            case .file(let path, let sniffed):
                 record = PhotoRecord(
                     file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
-                if options.allFiles, let error = record.reading.error, error.meansNotAPhoto {
-                    return Processed(record: record, rendered: nil)  // not a photo: not a record
+                if sniffed, let error = record.reading.error, error.meansNotAPhoto {
+                    return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
             case .unreadable(let path, let code):
                 record = PhotoRecord(
@@ -308,9 +399,18 @@ struct Context {
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
         // of per file, which was a good part of a scan's time in the kernel.
         let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
-            workers: processorCount(), window: 16, work: { batch in batch.map(process) }, deliver: run.deliver)
-        var walker = FileWalker(hidden: options.hidden, allFiles: options.allFiles)
-        let roots = options.sort ? options.paths.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) } : options.paths
+            workers: options.selection.workers, window: 16, work: { batch in batch.map(process) },
+            deliver: run.deliver)
+        var walker = FileWalker(
+            hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude, maxDepth: options.maxDepth,
+            noFollow: options.noFollow)
+        // The arguments, then the list as it is read; with --sort, all of them sorted first.
+        var roots = options.paths.map(\.bytes)
+        if options.sort {
+            if var whole = list { roots += whole.all() }
+            list = nil
+            roots.sort { $0.lexicographicallyPrecedes($1) }
+        }
         var found = 0
         var batch: [ScanItem] = []
         func submitBatch() -> Bool {
@@ -321,12 +421,15 @@ struct Context {
             // The reader has gone (phototag scan … | head): stop walking, end quietly.
             return !run.readerIsGone
         }
-        for root in roots where !run.readerIsGone {
-            walker.walk(root.bytes) { item in
+        func walk(_ root: [UInt8]) {
+            walker.walk(root) { item in
                 switch item {
                 case .file(let path):
                     found += 1
-                    batch.append(.file(path))
+                    batch.append(.file(path, sniffed: false))
+                case .candidate(let path):
+                    found += 1
+                    batch.append(.file(path, sniffed: true))
                 case .unreadable(let path, let code):
                     found += 1
                     batch.append(.unreadable(path, errno: code))
@@ -337,10 +440,13 @@ struct Context {
             }
             _ = submitBatch()
         }
+        for root in roots where !run.readerIsGone { walk(root) }
+        while !run.readerIsGone, let root = list?.next() { walk(root) }
+        let listRead = listWasRead(listFile, options.selection, note: run.note)
         run.found(found, final: true)
         pipeline.finish()
         run.end()
-        return run.sawError ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
+        return run.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
     }
 
     // MARK: places
@@ -388,20 +494,29 @@ struct Context {
 }
 
 extension ScanOptions {
-    /// Whether the filters let a record through: `--with-gps`/`--without-gps` by status (errors
-    /// always pass, so nothing that went wrong is hidden), `--near`/`--within` by distance.
+    /// Whether the filters let a record through: `--with-gps` keeps located photos only,
+    /// `--without-gps` the others (errors too: they have no usable position), `--near`/`--within`
+    /// located photos by distance; then ``SelectionOptions/keeps(_:format:)``. A record left out
+    /// this way is still on stderr when it is an error, and still sets the exit status.
     func keeps(_ record: PhotoRecord, at coordinate: Coordinate?) -> Bool {
         let status = record.reading.status
         switch gpsFilter {
         case .all: break
-        case .withGPS: if status != .located && status != .error { return false }
+        case .withGPS: if status != .located { return false }
         case .withoutGPS: if status == .located { return false }
         }
         if let near, let within {
-            guard status == .located, let coordinate else { return status == .error }
-            return near.distanceKm(to: coordinate) <= within
+            guard status == .located, let coordinate, near.distanceKm(to: coordinate) <= within else { return false }
         }
-        return true
+        return selection.keeps(record, format: output.format)
+    }
+}
+
+extension SelectionOptions {
+    /// Whether a record is written in `format`: GeoJSON is for maps, so it holds only located
+    /// photos unless `--all-records` asks for the null-geometry features too.
+    func keeps(_ record: PhotoRecord, format: OutputFormat) -> Bool {
+        format != .geojson || allRecords || record.reading.status == .located
     }
 }
 
@@ -409,14 +524,4 @@ extension ScanOptions {
 func pad(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-}
-
-extension PhotoGPSError {
-    /// Whether the error only says the file is not a photo (with `--all-files`, no record).
-    var meansNotAPhoto: Bool {
-        switch self {
-        case .unsupportedFormat, .emptyFile: true
-        default: false
-        }
-    }
 }

@@ -14,6 +14,8 @@ struct Summary {
     /// Places by GeoNames id: two places of the same name in one region stay apart.
     private var places: [Int: (place: Place, count: Int)] = [:]
     private(set) var total = 0
+    /// Files read only because of `--all-files` that are not photos at all (no record).
+    private(set) var notPhotos = 0
 
     /// The statuses in the order every summary lists them.
     static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
@@ -122,16 +124,23 @@ struct Summary {
         return true
     }
 
+    /// Counts a file skipped because it is not a photo at all.
+    mutating func addNotAPhoto() { notPhotos += 1 }
+
     /// The summary as text: totals by status, then countries and the 20 commonest places.
     func text(placeLimit: Int = 20) -> String {
         var lines = ["\(grouped(total)) \(total == 1 ? "file" : "files")"]
         let names: [(GPSReading.Status, String)] = [
             (.located, "located"), (.noGPS, "no GPS"), (.invalidGPS, "invalid GPS"), (.error, "error"),
         ]
-        let width = grouped(statuses.values.max() ?? 0).count
+        let width = grouped(max(statuses.values.max() ?? 0, notPhotos)).count
         for (status, name) in names {
             let count = grouped(statuses[status] ?? 0)
             lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  \(name)")
+        }
+        if notPhotos > 0 {
+            let count = grouped(notPhotos)
+            lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  skipped, not photos")
         }
         if !countries.isEmpty {
             lines.append("countries:")
