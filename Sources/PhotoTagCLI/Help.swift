@@ -18,7 +18,7 @@ enum Commands {
     static let quiet = OptionSpec(
         name: "--quiet", short: "-q", help: "No warnings, per-file errors or progress on stderr")
     static let progress = OptionSpec(
-        name: "--progress", help: "Show a progress bar on stderr (default: when it is a terminal)")
+        name: "--progress", help: "Show a progress bar on stderr (default: on a terminal; erased around records)")
     static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
     static let summary = OptionSpec(
         name: "--summary", help: "Count files per status, country and place (text: the whole output)")
@@ -28,7 +28,8 @@ enum Commands {
 
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
-        2 some input could not be read (the others are still reported), 64 usage error.
+        2 some input could not be read (the others are still reported) or the output could
+        not be written, 64 usage error.
         """
 
     static let locate = CommandSpec(
@@ -61,9 +62,11 @@ enum Commands {
             files finish, in path order. Photos are chosen by extension (case-insensitive:
             \(photoExtensionList)) unless --all-files is given. Symbolic links are followed, but
             no folder is entered twice, so links cannot loop. Files that cannot be read are
-            reported as error records (and on stderr) and the scan goes on.
+            reported as error records (and on stderr, unless it is the same terminal) and the scan
+            goes on.
 
-            Exit status: 0 done, 2 some file or folder could not be read, 64 usage error.
+            Exit status: 0 done, 2 some file or folder could not be read or the output could not
+            be written, 64 usage error.
 
             Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
             """)
@@ -78,7 +81,7 @@ enum Commands {
             gives an error record. One record per coordinate, in input order.
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
-            2 some line was not a coordinate, 64 usage error.
+            2 some line was not a coordinate or the output could not be written, 64 usage error.
 
             Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)
