@@ -57,6 +57,7 @@ extension Context {
                 run.process(lines, in: pending)
                 pending.removeFirst(lastNewline + 1)
                 output.flush()
+                errors.flush()  // a bad line is reported as soon as it is read, not at exit
             }
             // A last line without a newline; not when the reader left early, when what is pending
             // is only the start of a line that was never read to its end.
@@ -151,7 +152,8 @@ struct GeocodeRun {
         for part in render(kept, in: bytes, startingAt: written) {
             for (line, reason) in part.rejections {
                 rejected = true
-                if !options.output.quiet {
+                // On a terminal that shows both streams, the error record already says it.
+                if !options.output.quiet, !context.outputSharesTerminal {
                     context.errors.write("phototag: \(line.map { "line \($0): " } ?? "")\(reason)\n")
                 }
             }

@@ -19,7 +19,7 @@ enum Commands {
     static let quiet = OptionSpec(
         name: "--quiet", short: "-q", help: "No warnings, per-file errors or progress on stderr")
     static let progress = OptionSpec(
-        name: "--progress", help: "Show a progress bar on stderr (default: when it is a terminal)")
+        name: "--progress", help: "Show a progress bar on stderr (default: on a terminal; erased around records)")
     static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
     static let summary = OptionSpec(
         name: "--summary",
@@ -51,7 +51,8 @@ enum Commands {
 
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
-        2 some input could not be read (the others are still reported), 64 usage error.
+        2 some input could not be read (the others are still reported) or the output could
+        not be written, 64 usage error.
         """
 
     static let locate = CommandSpec(
@@ -103,12 +104,14 @@ enum Commands {
             name and its path below the path given; an excluded folder is not entered. Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given.
 
-            Files that cannot be read are reported as error records and on stderr, and the scan
-            goes on. The filters --with-gps and --near print only located photos: an error then
-            has no record, but it is still on stderr and in the exit status. With --format
+            Files that cannot be read are reported as error records and on stderr (unless stderr
+            is the same terminal, where the record already says it), and the scan goes on. The
+            filters --with-gps and --near print only located photos: an error then has no
+            record, but it is still on stderr and in the exit status. With --format
             geojson, only located photos are written unless --all-records is given.
 
-            Exit status: 0 done, 2 some file or folder could not be read, 64 usage error.
+            Exit status: 0 done, 2 some file or folder could not be read or the output could not
+            be written, 64 usage error.
 
             Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
             """)
@@ -133,7 +136,8 @@ enum Commands {
             with no coordinate at all is an error.
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
-            2 some line was not a coordinate or there were none, 64 usage error.
+            2 some line was not a coordinate, there were none, or the output could not be
+            written, 64 usage error.
 
             Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)

@@ -6,14 +6,32 @@
 
 /// Where a command writes its bytes: standard output or error, or memory in tests.
 public protocol OutputSink: AnyObject {
-    /// Queues bytes for writing. Once the reader has gone away (a closed pipe), this does nothing.
+    /// Queues bytes for writing. Once the sink is closed (the reader has gone, or a write
+    /// failed), this does nothing.
     func write(_ bytes: UnsafeRawBufferPointer)
     /// Writes out everything queued.
     func flush()
-    /// Whether the reader has gone away (`EPIPE`); commands stop early when it has.
+    /// Whether nothing more can be written: the reader has gone (`EPIPE`) or a write failed
+    /// (see ``writeError``). Commands stop early when it is.
     var isClosed: Bool { get }
+    /// The `errno` of a failed write other than `EPIPE` (a full disk, `/dev/full`, an I/O
+    /// error), which the run reports and ends with exit status 2; `nil` while all is well and
+    /// after a closed pipe, which ends the run quietly.
+    var writeError: Int32? { get }
     /// Whether this is a terminal (colours, progress bars).
     var isTerminal: Bool { get }
+    /// Whether this and `other` are the same terminal, as when a command's standard output and
+    /// standard error both go to the screen: then records and diagnostics share its lines.
+    func isSameTerminal(as other: OutputSink) -> Bool
+}
+
+/// The defaults, for sinks in memory (tests).
+extension OutputSink {
+    /// Memory cannot fail.
+    public var writeError: Int32? { nil }
+
+    /// The same sink on a terminal: one `MemorySink(isTerminal: true)` given as both streams.
+    public func isSameTerminal(as other: OutputSink) -> Bool { isTerminal && self === other }
 }
 
 extension OutputSink {
@@ -23,21 +41,34 @@ extension OutputSink {
 
 /// A file descriptor with a 64 KiB buffer.
 ///
-/// A write error other than `EINTR` (most often `EPIPE` from `phototag … | head`, with `SIGPIPE`
-/// ignored) marks the sink closed and drops further output, so the run ends quietly.
+/// A failed write closes the sink and drops further output, so the run stops early. `EPIPE`
+/// (most often from `phototag … | head`, with `SIGPIPE` ignored) ends the run quietly; any other
+/// error is kept in ``writeError`` for `PhotoTag.run` to report.
 public final class FileSink: OutputSink {
-    private let descriptor: Int32
+    /// The file descriptor written to.
+    public let descriptor: Int32
     private var buffer: [UInt8] = []
     public private(set) var isClosed = false
+    public private(set) var writeError: Int32?
     public let isTerminal: Bool
+    /// The device and inode of the terminal this is, to tell whether two descriptors are the same one.
+    private let terminal: (device: UInt64, inode: UInt64)?
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor
         isTerminal = isatty(descriptor) == 1
+        var info = stat()
+        terminal =
+            isTerminal && fstat(descriptor, &info) == 0 ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
         buffer.reserveCapacity(1 << 16)
     }
 
     deinit { flush() }
+
+    public func isSameTerminal(as other: OutputSink) -> Bool {
+        guard let terminal, let theirs = (other as? FileSink)?.terminal else { return false }
+        return terminal == theirs
+    }
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
@@ -57,7 +88,7 @@ public final class FileSink: OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// `write(2)` until everything is out, or until the reader has gone.
+    /// `write(2)` until everything is out, or until a write fails.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var written = 0
         while written < bytes.count, !isClosed {
@@ -66,11 +97,26 @@ public final class FileSink: OutputSink {
                 written += result
             } else if result < 0, errno == EINTR {
                 continue
+            } else if result < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // A descriptor left non-blocking by another program (a terminal, a pipe): wait
+                // until it takes bytes again.
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&ready, 1, -1)
             } else {
                 isClosed = true
+                // `write(2)` returning 0 for a non-empty buffer wrote nothing and would do so again.
+                let code = result < 0 ? errno : EIO
+                if code != EPIPE { writeError = code }
             }
         }
     }
+}
+
+/// What `strerror` says about a write error, lowercased like every message phototag prints.
+func writeErrorText(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    let message = String(cString: text)
+    return message.prefix(1).lowercased() + message.dropFirst()
 }
 
 /// Collects output in memory, for tests.

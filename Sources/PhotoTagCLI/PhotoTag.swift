@@ -17,7 +17,8 @@ public enum PhotoTag {
         public static let success: Int32 = 0
         /// Some file has no usable location (no GPS or invalid GPS).
         public static let notLocated: Int32 = 1
-        /// Some input could not be read; the others are still reported.
+        /// Some input could not be read (the others are still reported), or writing the output
+        /// failed.
         public static let unreadable: Int32 = 2
         /// The command line is wrong; nothing was done.
         public static let usage: Int32 = 64
@@ -31,7 +32,7 @@ public enum PhotoTag {
     ///   - output: where data goes (standard output).
     ///   - errors: where diagnostics go (standard error).
     ///   - environment: the variables that matter (`NO_COLOR`, `TERM`).
-    /// - Returns: the exit status.
+    /// - Returns: the exit status; 2 when the output could not be written (reported on `errors`).
     public static func run(
         _ arguments: [String], input: InputSource = MemoryInput(""), output: OutputSink, errors: OutputSink,
         environment: Environment = Environment()
@@ -50,12 +51,29 @@ public enum PhotoTag {
     }
 
     static func run(
-        _ arguments: [Argument], input: InputSource, output: OutputSink, errors: OutputSink, environment: Environment
+        _ arguments: [Argument], input: InputSource, output: OutputSink, errors: OutputSink, environment: Environment,
+        progressDelay: Double = 0.5
     ) -> Int32 {
-        defer {
-            output.flush()
+        let status = runCommand(
+            arguments, input: input, output: output, errors: errors, environment: environment,
+            progressDelay: progressDelay)
+        output.flush()
+        // A failed write (a full disk, /dev/full) loses output: say so, and never exit 0. A
+        // closed pipe (EPIPE) is not an error: the reader has all it wanted.
+        if let code = output.writeError ?? errors.writeError {
+            errors.write("phototag: write error: \(writeErrorText(code))\n")
             errors.flush()
+            return ExitStatus.unreadable
         }
+        errors.flush()
+        return errors.writeError == nil ? status : ExitStatus.unreadable
+    }
+
+    /// Runs one command line; the caller does the final flush and reports write errors.
+    private static func runCommand(
+        _ arguments: [Argument], input: InputSource, output: OutputSink, errors: OutputSink, environment: Environment,
+        progressDelay: Double
+    ) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try Invocation.parse(arguments)
@@ -66,7 +84,7 @@ public enum PhotoTag {
             errors.write("See 'phototag help\(topic)'.\n")
             return ExitStatus.usage
         }
-        let context = Context(output: output, errors: errors, environment: environment)
+        let context = Context(output: output, errors: errors, environment: environment, progressDelay: progressDelay)
         switch invocation {
         case .help(let command):
             output.write(Help.text(command))
@@ -108,6 +126,12 @@ struct Context {
     let output: OutputSink
     let errors: OutputSink
     let environment: Environment
+    /// How long a run lasts before its progress bar appears, in seconds (tests make it 0).
+    var progressDelay = 0.5
+
+    /// Whether standard output and standard error are the same terminal: records and
+    /// diagnostics then share its lines, and an error record already shows the error.
+    var outputSharesTerminal: Bool { output.isSameTerminal(as: errors) }
 
     /// The bundled place table, or the one at `path`; `nil` after reporting why it cannot be used.
     func openPlaces(_ path: String?) -> ReverseGeocoder? {
@@ -161,13 +185,22 @@ struct Context {
         var progress: ProgressBar
         var sawError = false
         var sawUnlocated = false
+        /// Whether records go to the terminal that shows the progress bar and diagnostics.
+        ///
+        /// Then each batch of records is written with the bar erased and flushed before the bar
+        /// is drawn again, so the bar's text never ends up inside a record line; and an error is
+        /// not repeated on stderr when its record already shows it there.
+        let sharesTerminal: Bool
 
         init(context: Context, output: OutputOptions, formatter: RecordFormatter, columnWidth: Int) {
             self.context = context
             self.output = output
             emitter = RecordEmitter(formatter: formatter, columnWidth: columnWidth)
+            sharesTerminal = context.outputSharesTerminal
             let showProgress = output.progress ?? (context.errors.isTerminal && !output.quiet)
-            progress = ProgressBar(sink: context.errors, enabled: showProgress)
+            progress = ProgressBar(
+                sink: context.errors, enabled: showProgress, plain: ProgressBar.isPlain(context.environment),
+                delay: context.progressDelay)
         }
 
         /// The part of the summary-only text mode: records are counted, not printed.
@@ -176,44 +209,69 @@ struct Context {
         func start() {
             lock.withLock {
                 if !summaryOnly { context.output.write(emitter.formatter.header()) }
+                if sharesTerminal { context.output.flush() }
             }
         }
 
         func deliver(_ batch: [Processed]) {
             lock.withLock {
                 for processed in batch { deliverLocked(processed) }
-                // NDJSON goes out as soon as a batch is ready: one write per batch, not per line.
-                if output.format == .ndjson, !summaryOnly { context.output.flush() }
+                // NDJSON goes out as soon as a batch is ready: one write per batch, not per line;
+                // so do records on the terminal that shows the bar, before it is drawn again.
+                if (output.format == .ndjson || sharesTerminal), !summaryOnly { context.output.flush() }
+                // Diagnostics go out as they happen, not at exit: a long scan shows problems
+                // live, and an interrupted one has still reported them.
+                context.errors.flush()
+                progress.show()
             }
         }
 
         private func deliverLocked(_ processed: Processed) {
-            progress.advance()
-            guard !processed.notAPhoto else { return summary.addNotAPhoto() }
+            guard !processed.notAPhoto else {
+                progress.advance()
+                return summary.addNotAPhoto()
+            }
             let record = processed.record
             switch record.reading.status {
             case .located: break
             case .noGPS, .invalidGPS: sawUnlocated = true
             case .error: sawError = true
             }
+            let printed = processed.rendered != nil && !summaryOnly
             if !output.quiet {
                 if let error = record.reading.error {
-                    context.errors.write("phototag: \(quotedForTerminal(record.file)): \(error)\n")
+                    // On a terminal that shows both streams, the error record already says it.
+                    if !(printed && sharesTerminal) {
+                        diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n")
+                    }
                 } else if output.format == .text, record.reading.status == .located {
                     for warning in record.reading.warnings {
-                        context.errors.write("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
+                        diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
                     }
                 }
             }
-            guard let rendered = processed.rendered else { return }
-            summary.add(record)
-            guard !summaryOnly else { return }
-            context.output.write(emitter.emit(rendered))
+            if let rendered = processed.rendered {
+                summary.add(record)
+                if printed {
+                    if sharesTerminal { progress.hide() }
+                    context.output.write(emitter.emit(rendered))
+                }
+            }
+            progress.advance()
+        }
+
+        /// Writes a line to stderr, with the progress bar out of its way.
+        private func diagnose(_ line: String) {
+            progress.hide()
+            context.errors.write(line)
         }
 
         func note(_ text: String) {
             lock.withLock {
-                if !output.quiet { context.errors.write("phototag: \(text)\n") }
+                guard !output.quiet else { return }
+                diagnose("phototag: \(text)\n")
+                context.errors.flush()
+                progress.show()
             }
         }
 
@@ -239,7 +297,13 @@ struct Context {
                 context.output.write(summary.text())
             } else {
                 context.output.write(emitter.formatter.footer(count: emitter.count))
-                if output.summary, !summary.report(output, errors: context.errors) { sawError = true }
+                if output.summary {
+                    // Not after a failed write: the summary would count records that were lost.
+                    context.output.flush()
+                    if context.output.writeError == nil, !summary.report(output, errors: context.errors) {
+                        sawError = true
+                    }
+                }
             }
         }
     }
@@ -457,6 +521,7 @@ struct Context {
                 directory: options.directory, citiesFile: options.citiesFile,
                 minimumPopulation: options.minimumPopulation, populatedPlacesOnly: !options.allFeatures)
             for note in dump.notes { errors.write("phototag: \(note)\n") }
+            errors.flush()  // before the long part: the build
             let citiesFile = String(dump.citiesPath.split(separator: "/").last ?? "")
             let date = options.date ?? modificationDate(dump.citiesPath) ?? "unknown"
             let builder = PlaceTableBuilder(source: "GeoNames \(citiesFile)", date: date)
