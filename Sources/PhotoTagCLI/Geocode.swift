@@ -121,7 +121,13 @@ struct GeocodeRun {
         var bytes: ByteBuffer
         var rejections: [(line: Int?, reason: String)] = []
         var placeless = false
+        /// How many records the part wrote (fewer than its lines in located-only GeoJSON).
+        var records = 0
     }
+
+    /// GeoJSON for maps: only the coordinates, not the lines that were rejected (which are
+    /// still reported on stderr and in the exit status), unless `--all-records`.
+    var locatedOnly: Bool { formatter.format == .geojson && !options.allRecords }
 
     /// One output buffer per part, kept from batch to batch: a batch's records (~20 MB of NDJSON
     /// for 1 MiB of input) then reuse memory that is already mapped, instead of growing fresh
@@ -152,15 +158,22 @@ struct GeocodeRun {
         for part in render(kept, in: bytes, startingAt: written) {
             for (line, reason) in part.rejections {
                 rejected = true
-                // On a terminal that shows both streams, the error record already says it.
-                if !options.output.quiet, !context.outputSharesTerminal {
-                    context.errors.write("phototag: \(line.map { "line \($0): " } ?? "")\(reason)\n")
+                // On a terminal that shows both streams, the error record already says it (when
+                // there is one).
+                if !options.output.quiet, !context.outputSharesTerminal || locatedOnly {
+                    context.errors.write(
+                        "phototag: \(line.map { "line \($0): " } ?? "")\(escapingControls(reason))\n")
                 }
             }
             placeless = placeless || part.placeless
-            part.bytes.withUnsafeBytes { context.output.write($0) }
+            part.bytes.withUnsafeBytes { bytes in
+                // Located-only GeoJSON: every record was written after a comma; the first of the
+                // whole output has none.
+                let skip = locatedOnly && written == 0 && part.records > 0 ? 1 : 0
+                context.output.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            }
+            written += part.records
         }
-        written += kept.count
     }
 
     /// Renders `lines` straight into one buffer per part, split across the cores when there are
@@ -170,6 +183,7 @@ struct GeocodeRun {
         // JSON is written straight from the table's bytes; the other formats need the strings.
         let borrowed = [.json, .ndjson, .geojson].contains(formatter.format)
         let buffers = buffers
+        let locatedOnly = locatedOnly
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
             buffers.all[number].removeAll()
             var result = Part(bytes: buffers.all[number])
@@ -184,8 +198,12 @@ struct GeocodeRun {
                 case .failure(let problem):
                     record.error = problem.description
                     result.rejections.append((line.number, problem.description))
+                    if locatedOnly { continue }
                 }
-                formatter.append(.coordinate(record), at: first + index, to: result.bytes)
+                // Located-only GeoJSON cannot number its records before the parts are joined:
+                // each gets the separator of a record after the first (see `process`).
+                formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
+                result.records += 1
             }
             return result
         }

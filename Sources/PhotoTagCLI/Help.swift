@@ -118,7 +118,7 @@ enum Commands {
 
     static let geocode = CommandSpec(
         name: "geocode", summary: "Name the places nearest to coordinates", arguments: "[<lat,lon>...]",
-        options: outputOptions + placeOptions + [CommandSpec.help],
+        options: outputOptions + placeOptions + [allRecords, CommandSpec.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
             line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes

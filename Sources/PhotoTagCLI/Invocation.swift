@@ -122,6 +122,8 @@ struct GeocodeOptions: Equatable, Sendable {
     var coordinates: [Argument]
     var output = OutputOptions()
     var place = PlaceOptions()
+    /// GeoJSON: also write the lines that were not coordinates, as `null`-geometry features.
+    var allRecords = false
 }
 
 /// `phototag places import`'s settings.
@@ -269,10 +271,15 @@ extension Invocation {
             try reader.requirePaths(options.selection)
             return .scan(options)
         case .geocode:
-            return .geocode(
-                GeocodeOptions(
-                    coordinates: try reader.coordinateArguments(parsed.positionals), output: try reader.output(),
-                    place: try reader.place()))
+            let output = try reader.output()
+            var options = GeocodeOptions(
+                coordinates: try reader.coordinateArguments(parsed.positionals), output: output,
+                place: try reader.place())
+            options.allRecords = parsed.has("--all-records")
+            if options.allRecords, output.format != .geojson {
+                throw reader.error("'--all-records' is for --format geojson (other formats always keep every record)")
+            }
+            return .geocode(options)
         case .placesImport:
             guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
             guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }

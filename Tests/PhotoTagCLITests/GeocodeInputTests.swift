@@ -307,3 +307,70 @@ import Testing
         #expect(plain[0] == CSVColumns.coordinate)
     }
 }
+
+/// `geocode --format geojson` is for maps: the lines that are not coordinates are reported on
+/// stderr and in the exit status, not written as `null`-geometry features (unless asked).
+@Suite struct GeocodeGeoJSONTests {
+    /// Input with a bad line first, then every `badEvery`-th line bad, `count` lines in all.
+    static func input(count: Int, badEvery: Int) -> (text: String, good: Int) {
+        var lines: [String] = []
+        var good = 0
+        for index in 0..<count {
+            if index == 0 || index % badEvery == 0 {
+                lines.append("not a coordinate \(index)")
+            } else {
+                lines.append("\(Double(index % 170) - 85),\(Double(index % 350) - 175)")
+                good += 1
+            }
+        }
+        return (lines.joined(separator: "\n") + "\n", good)
+    }
+
+    static func features(
+        _ arguments: [String], _ input: String
+    ) throws -> (features: [[String: Any]], run: GeocodeInputTests.Run) {
+        let run = GeocodeInputTests.run(["geocode", "--no-place", "--format", "geojson"] + arguments, input: input)
+        let collection = try #require(
+            try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output.prefix(300))"
+        )
+        return (try #require(collection["features"] as? [[String: Any]]), run)
+    }
+
+    /// Small inputs take one part and big ones are split across the cores; either way the output
+    /// is one valid collection of exactly the coordinates, in input order.
+    @Test(arguments: [(10, 3), (5000, 7), (9000, 2)])
+    func onlyCoordinatesAreFeatures(count: Int, badEvery: Int) throws {
+        let (text, good) = Self.input(count: count, badEvery: badEvery)
+        let (features, run) = try Self.features([], text)
+        #expect(features.count == good)
+        #expect(features.allSatisfy { $0["geometry"] is [String: Any] })
+        let lines = features.compactMap { ($0["properties"] as? [String: Any])?["line"] as? Int }
+        #expect(lines == lines.sorted() && lines.count == good)
+        #expect(run.status == PhotoTag.ExitStatus.unreadable)
+        #expect(run.errors.split(separator: "\n").count == count - good)
+
+        let (every, _) = try Self.features(["--all-records"], text)
+        #expect(every.count == count)
+    }
+
+    @Test func nothingButBadLinesIsAnEmptyCollection() throws {
+        let (features, run) = try Self.features([], "bad\nworse\n")
+        #expect(features.isEmpty)
+        #expect(run.status == PhotoTag.ExitStatus.unreadable)
+    }
+
+    @Test func allRecordsIsOnlyForGeoJSON() {
+        let run = GeocodeInputTests.run(["geocode", "--all-records", "1,2"])
+        #expect(run.status == PhotoTag.ExitStatus.usage)
+        #expect(run.errors.contains("'--all-records' is for --format geojson"))
+    }
+
+    /// A rejected line is echoed on stderr with its control characters escaped, so no escape
+    /// sequence reaches the terminal.
+    @Test func rejectedInputOnStderrHasNoControlCharacters() {
+        let run = GeocodeInputTests.run(["geocode", "--no-place"], input: "a\u{1B}[31m,b\n")
+        #expect(!run.errors.isEmpty)
+        #expect(!run.errors.unicodeScalars.contains { $0.value == 0x1B })
+        #expect(run.errors.contains("\\x1b[31m"))
+    }
+}
