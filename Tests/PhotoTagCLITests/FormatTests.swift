@@ -67,7 +67,7 @@ import Testing
             func output(_ format: String) -> String {
                 let output = MemorySink(), errors = MemorySink()
                 // Every record, as in the CSV: GeoJSON keeps the unlocated ones only when asked.
-                let every = format == "geojson" && run.arguments[0] == "locate" ? ["--all-records"] : []
+                let every = format == "geojson" ? ["--all-records"] : []
                 _ = PhotoTag.run(
                     run.arguments + ["--format", format] + every, input: MemoryInput(run.input), output: output,
                     errors: errors)

@@ -54,7 +54,8 @@ import Testing
         #expect(records[0]["line"] as? Int == 1)
         if let error {
             #expect(records[0]["error"] as? String == error)
-            #expect(run.errors == "phototag: line 1: \(error)\n")
+            // stderr shows the line with its control characters (here a tab) escaped.
+            #expect(run.errors == "phototag: line 1: \(escapingControls(error))\n")
             #expect(run.status == PhotoTag.ExitStatus.unreadable)
         } else {
             #expect(records[0]["error"] is NSNull)
