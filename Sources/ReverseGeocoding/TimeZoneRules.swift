@@ -26,7 +26,9 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         func fail(_ reason: String) -> TimeZoneRulesError { .notTimeZoneRules(reason) }
         guard bytes.count >= TimeZoneRulesLayout.headerSize else { throw fail("\(bytes.count) bytes is too short") }
         guard bytes.prefix(8).elementsEqual(TimeZoneRulesLayout.magic) else { throw fail("unknown format") }
-        func u32(_ offset: Int) -> Int { Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian) }
+        func u32(_ offset: Int) -> Int {
+            Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        }
         let version = u32(8)
         guard version == TimeZoneRulesLayout.version else {
             throw fail("version \(version), expected \(TimeZoneRulesLayout.version)")
@@ -72,7 +74,8 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             for transition in first..<first + count {
                 let at = bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * transition, as: Int64.self)
                     .littleEndian
-                guard transition == first || at > previous, Int(bytes[sections.transitionTypes + transition]) < typeCount
+                guard transition == first || at > previous,
+                    Int(bytes[sections.transitionTypes + transition]) < typeCount
                 else { throw fail("transition \(transition)") }
                 previous = at
             }
@@ -119,7 +122,8 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
                 let candidate = string(at: u32(entry))
                 if candidate.elementsEqual(query) {
                     let ruleSet = u32(entry + 4)
-                    return Zone(name: String(decoding: query, as: UTF8.self), ruleSet: ruleSet, footer: footers[ruleSet])
+                    return Zone(
+                        name: String(decoding: query, as: UTF8.self), ruleSet: ruleSet, footer: footers[ruleSet])
                 }
                 if candidate.lexicographicallyPrecedes(query) { low = middle + 1 } else { high = middle }
             }
@@ -203,7 +207,8 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let fits = offsets.filter { offset(zone, atUTC: wall - Int64($0)).utcOffset == $0 }.sorted()
         if let largest = fits.last, let smallest = fits.first {
             return largest == smallest
-                ? .unique(wall - Int64(largest)) : .ambiguous(earlier: wall - Int64(largest), later: wall - Int64(smallest))
+                ? .unique(wall - Int64(largest))
+                : .ambiguous(earlier: wall - Int64(largest), later: wall - Int64(smallest))
         }
         // In a gap: the offset before the change is the one in effect a whole largest offset earlier.
         let before = offset(zone, atUTC: wall - Int64(offsets.max() ?? 0)).utcOffset

@@ -37,12 +37,14 @@ public struct CivilDateTime: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// Seconds since 1970-01-01T00:00:00 on the same clock.
     public var secondsSinceEpoch: Int64 {
-        GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        GregorianCalendar.daysSinceEpoch(year: year, month: month, day: day) * 86_400
+            + Int64(hour * 3600 + minute * 60 + second)
     }
 
     /// Whether every field is in range and the day exists in its month.
     public var isValid: Bool {
-        (1...12).contains(month) && day >= 1 && day <= GregorianCalendar.daysIn(month: month, year: year) && (0...23).contains(hour)
+        (1...12).contains(month) && day >= 1 && day <= GregorianCalendar.daysIn(month: month, year: year)
+            && (0...23).contains(hour)
             && (0...59).contains(minute) && (0...60).contains(second)
     }
 

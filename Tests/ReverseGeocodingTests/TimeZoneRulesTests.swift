@@ -152,7 +152,8 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
 
     @Test func aGapsInstantShowsTheTimeShiftedForward() throws {
         let resolution = try #require(rules.utc(fromLocal: civil(2021, 3, 28, 2, 30), zone: "Europe/Berlin"))
-        let shown = resolution.instant + Int64(try #require(rules.offset("Europe/Berlin", atUTC: resolution.instant)).utcOffset)
+        let shown =
+            resolution.instant + Int64(try #require(rules.offset("Europe/Berlin", atUTC: resolution.instant)).utcOffset)
         #expect(CivilDateTime(secondsSinceEpoch: shown) == civil(2021, 3, 28, 3, 30))
     }
 
@@ -223,7 +224,8 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
         }
         #expect(open(good) == nil)
         #expect(open([]) == .notTimeZoneRules("0 bytes is too short"))
-        #expect(open(Array(good.dropLast())) == .notTimeZoneRules("\(good.count - 1) bytes, the header says \(good.count)"))
+        #expect(
+            open(Array(good.dropLast())) == .notTimeZoneRules("\(good.count - 1) bytes, the header says \(good.count)"))
         var version = good
         version[8] = 9
         #expect(open(version) == .notTimeZoneRules("version 9, expected 1"))
@@ -293,7 +295,10 @@ struct TimeZoneRulesBuilderTests {
         for name in ["../tzdata/zoneinfo/UTC", "/etc/passwd", "Europe//Berlin", "", "Europe/Berlin "] {
             #expect(throws: TimeZoneRulesError.unknownZone(name)) { try builder.build(zones: [name]) }
         }
-        #expect(throws: TimeZoneRulesError.notTZif(path: SharedTimeZoneData.zoneinfo + "/zone.tab", reason: "no TZif header")) {
+        #expect(
+            throws: TimeZoneRulesError.notTZif(
+                path: SharedTimeZoneData.zoneinfo + "/zone.tab", reason: "no TZif header")
+        ) {
             try builder.build(zones: ["zone.tab"])
         }
     }
@@ -354,7 +359,8 @@ struct TimeZoneRulesPythonTests {
 
     @Test func offsetsAndLocalTimesAgreeWithPythonForEveryZone() throws {
         let names = try SharedTimeZoneData.allZoneNames()
-        let owned = try OwnedTimeZoneRules(TimeZoneRulesBuilder(zoneinfo: SharedTimeZoneData.zoneinfo).build(zones: names))
+        let owned = try OwnedTimeZoneRules(
+            TimeZoneRulesBuilder(zoneinfo: SharedTimeZoneData.zoneinfo).build(zones: names))
         let rules = owned.rules
         var generator = SeededGenerator(state: 2026)
         var queries: [(kind: Character, zone: TimeZoneRules.Zone, value: Int64)] = []
@@ -437,7 +443,9 @@ struct TimeZoneRulesPythonTests {
                 }
             }
         }
-        print("compared \(queries.count) answers with Python's zoneinfo (\(pythonInconsistent) where Python contradicts itself)")
+        print(
+            "compared \(queries.count) answers with Python's zoneinfo (\(pythonInconsistent) where Python contradicts itself)"
+        )
         #expect(pythonInconsistent < 10)
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches: \(mismatches.prefix(20).joined(separator: "\n"))")
     }
