@@ -10,9 +10,15 @@ final class OwnedTimeZoneRules: @unchecked Sendable {
     let rules: TimeZoneRules
 
     init(_ bytes: [UInt8]) throws {
-        memory = .allocate(byteCount: max(bytes.count, 1), alignment: 8)
-        memory.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: bytes.count))
-        rules = try TimeZoneRules(bytes: UnsafeRawBufferPointer(rebasing: memory[0..<bytes.count]))
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0) }
+        self.memory = memory
+        do {
+            rules = try TimeZoneRules(bytes: UnsafeRawBufferPointer(rebasing: memory[0..<bytes.count]))
+        } catch {
+            memory.deallocate()
+            throw error
+        }
     }
 
     deinit { memory.deallocate() }
