@@ -26,7 +26,7 @@ public struct TimeZoneRulesBuilder {
     public func build(zones: [String]) throws(TimeZoneRulesError) -> [UInt8] {
         var links: [String: String]?
         var rules: [String: ZoneRules] = [:]
-        for name in Set(zones) {
+        for name in Set(zones).sorted() {
             guard Self.isZoneName(name) else { throw .unknownZone(name) }
             var target = name
             var hops = 0

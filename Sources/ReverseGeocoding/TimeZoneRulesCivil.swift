@@ -2,7 +2,8 @@
 /// whole seconds (fractions are carried separately by the callers that have them).
 ///
 /// The conversions to and from a count of seconds treat the clock as if it were UTC; ``TimeZoneRules``
-/// adds or removes a zone's offset. Years are astronomical (year 0 is 1 BC) and may be negative.
+/// adds or removes a zone's offset. Years are astronomical (year 0 is 1 BC) and may be negative;
+/// ``secondsSinceEpoch`` needs years within about ±290 billion, where the seconds fit in `Int64`.
 public struct CivilDateTime: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var year: Int
     /// 1...12.

@@ -88,6 +88,9 @@ struct POSIXTimeZone: Hashable, Sendable {
         let standard = LocalTimeType(utcOffset: standardOffset, isDaylightSaving: false, abbreviation: standardName)
         guard let rule = daylight else { return standard }
         let daylight = LocalTimeType(utcOffset: rule.offset, isDaylightSaving: true, abbreviation: rule.name)
+        // The rule repeats every year: instants millions of years away need no exact calendar,
+        // and keeping them within ±2^50 s keeps the arithmetic far from overflow.
+        let instant = min(max(instant, -1 << 50), 1 << 50)
         let year = CivilDateTime(secondsSinceEpoch: instant + Int64(standardOffset)).year
         var latest = (at: Int64.min, type: standard)
         for candidate in year - 1...year + 1 {

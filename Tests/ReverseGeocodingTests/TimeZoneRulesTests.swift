@@ -133,6 +133,13 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
         #expect(rules.offset(berlin, atUTC: later).utcOffset == 7200)
     }
 
+    @Test func theFarthestInstantsNeitherOverflowNorLoseTheRule() throws {
+        let berlin = try #require(rules.zone(named: "Europe/Berlin"))
+        #expect(rules.offset(berlin, atUTC: .min).abbreviation == "LMT")
+        #expect(["CET", "CEST"].contains(rules.offset(berlin, atUTC: .max).abbreviation))
+        #expect(["CET", "CEST"].contains(rules.offset(berlin, atUTC: .max - 3600).abbreviation))
+    }
+
     @Test(arguments: [
         // Spring forward (gaps): the offset before the change, so the clock reads an hour later.
         ("Europe/Berlin", civil(2021, 3, 28, 2, 30), LocalTimeResolution.nonexistent(1_616_895_000, gap: 3600)),
