@@ -9,20 +9,25 @@ public struct CameraInfo: Hashable, Sendable {
     public var dateTimeOriginal: String?
     /// OffsetTimeOriginal (`+02:00`), `nil` if absent or malformed.
     public var offsetTimeOriginal: String?
+    /// SubSecTimeOriginal: the digits of the fraction of DateTimeOriginal's second (`24` for
+    /// .24 s), spaces around them removed; `nil` if absent, blank or not digits.
+    public var subSecTimeOriginal: String?
 
     public init(
         make: String? = nil, model: String? = nil, dateTimeOriginal: String? = nil,
-        offsetTimeOriginal: String? = nil
+        offsetTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil
     ) {
         self.make = Self.clean(make)
         self.model = Self.clean(model)
         self.dateTimeOriginal = dateTimeOriginal.flatMap(Self.isoDateTime)
         self.offsetTimeOriginal = offsetTimeOriginal.flatMap(Self.offset)
+        self.subSecTimeOriginal = subSecTimeOriginal.flatMap(Self.digits)
     }
 
     /// Whether nothing at all is known.
     public var isEmpty: Bool {
         make == nil && model == nil && dateTimeOriginal == nil && offsetTimeOriginal == nil
+            && subSecTimeOriginal == nil
     }
 
     private static func clean(_ text: String?) -> String? {
@@ -49,5 +54,12 @@ public struct CameraInfo: Hashable, Sendable {
             [1, 2, 4, 5].allSatisfy({ (0x30...0x39).contains(b[$0]) })
         else { return nil }
         return text
+    }
+
+    /// One or more decimal digits with optional spaces around them, trimmed; or `nil`.
+    static func digits(_ text: String) -> String? {
+        let trimmed = text.utf8.drop(while: { $0 == 0x20 }).reversed().drop(while: { $0 == 0x20 }).reversed()
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return String(decoding: trimmed, as: UTF8.self)
     }
 }

@@ -45,13 +45,14 @@ final class ExifBlock {
             horizontalError: value(Tag.horizontalError, in: ifd))
     }
 
-    /// Make and Model (IFD0), DateTimeOriginal and OffsetTimeOriginal (EXIF IFD).
+    /// Make and Model (IFD0), DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal (EXIF IFD).
     func camera() -> CameraInfo {
         CameraInfo(
             make: value(0x010F, in: EXIF_IFD_0)?.text,
             model: value(0x0110, in: EXIF_IFD_0)?.text,
             dateTimeOriginal: value(0x9003, in: EXIF_IFD_EXIF)?.text,
-            offsetTimeOriginal: value(0x9011, in: EXIF_IFD_EXIF)?.text)
+            offsetTimeOriginal: value(0x9011, in: EXIF_IFD_EXIF)?.text,
+            subSecTimeOriginal: value(0x9291, in: EXIF_IFD_EXIF)?.text)
     }
 
     /// The entry `tag` of `ifd`, decoded from its raw bytes in the block's byte order.

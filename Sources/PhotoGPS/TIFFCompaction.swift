@@ -143,7 +143,7 @@ struct TIFFReader<Source: ByteSource> {
 /// libexif's 64 KiB limit or spread over a file (TIFF, DNG and raw files, CR3).
 ///
 /// The block holds exactly what phototag reads: IFD0's Make and Model, the EXIF IFD's
-/// DateTimeOriginal and OffsetTimeOriginal, and the whole GPS IFD, re-based into a few hundred
+/// DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal, and the whole GPS IFD, re-based into a few hundred
 /// bytes in the original byte order. Values are copied byte for byte, so libexif decodes the same
 /// numbers it would have read from the original.
 enum CompactTIFF {
@@ -197,7 +197,7 @@ enum CompactTIFF {
         var writer = IFDWriter(bigEndian: bigEndian)
         let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
         let kept0 = ifd0.filter { ($0.tag == 0x010F || $0.tag == 0x0110) && small($0) }
-        let keptExif = exif.filter { ($0.tag == 0x9003 || $0.tag == 0x9011) && small($0) }
+        let keptExif = exif.filter { [0x9003, 0x9011, 0x9291].contains($0.tag) && small($0) }
         // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
         var pointers: [TIFFEntry] = []
         if !keptExif.isEmpty { pointers.append(TIFFEntry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }

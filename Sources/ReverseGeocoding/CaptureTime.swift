@@ -1,0 +1,271 @@
+/// When a photo was taken: the instant (UTC) and the clock on the wall where it was taken.
+///
+/// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` applies
+/// phototag's rule:
+///
+/// - `utc` is DateTimeOriginal minus an offset, from the first of:
+///   1. OffsetTimeOriginal (``OffsetSource/exif``);
+///   2. DateTimeOriginal minus the GPS date and time (UTC), rounded to the nearest 15 minutes,
+///      when the difference is at most 14 hours either way and within 2 minutes of that quarter
+///      hour (``OffsetSource/gps``). A receiver's stale time fails this test and is not used,
+///      with a warning;
+///   3. the offset of the place's time zone at that wall-clock time (``OffsetSource/timezone``).
+///      A time the clocks showed twice (set back) is read as the first occurrence, daylight time
+///      still in effect; a time they skipped (set forward) is read with the offset in effect
+///      before the change, so it lands as far after the change as the time was after its start
+///      (02:30 in a one-hour gap at 02:00 is the instant the clocks read 03:30). Both warn.
+///
+///   With no usable DateTimeOriginal but a GPS date and time, `utc` is the GPS time
+///   (``OffsetSource/gps``). With neither, there is no capture time.
+/// - `local` is `utc` on the clocks of the place's zone, even when the camera's clock was on
+///   home time. With no place zone, it is DateTimeOriginal with OffsetTimeOriginal, or `nil`.
+///
+/// Fractions of a second are kept: SubSecTimeOriginal's digits with DateTimeOriginal, the GPS
+/// time's own fraction without it. Texts are ISO 8601: `2019-07-01T12:34:56.24Z` and
+/// `2019-07-01T14:34:56.24+02:00`; an offset with seconds (local mean time before standard
+/// time, e.g. `+00:53:28` in Berlin before 1893) shows them, any other has hours and minutes only.
+public struct CaptureTime: Hashable, Sendable {
+    /// Where the offset between the camera's clock and UTC came from.
+    public enum OffsetSource: String, Hashable, Sendable {
+        /// OffsetTimeOriginal.
+        case exif
+        /// The GPS date and time.
+        case gps
+        /// The place's time zone.
+        case timezone
+    }
+
+    /// The instant as seconds since 1970-01-01T00:00:00Z, `nil` when no offset is known.
+    public var utcSeconds: Int64?
+    /// The fraction of the second, in nanoseconds (0 when none is recorded).
+    public var nanoseconds: Int
+    /// `utcSeconds` in ISO 8601 (`2019-07-01T12:34:56Z`).
+    public var utc: String?
+    /// The wall-clock time where the photo was taken, with its offset (`2019-07-01T14:34:56+02:00`).
+    public var local: String?
+    /// Where the offset came from; `nil` when none is known.
+    public var offsetSource: OffsetSource?
+    /// What the rule had to decide or leave out.
+    public var warnings: [CaptureTimeWarning]
+
+    /// Applies the rule above.
+    ///
+    /// - Parameters:
+    ///   - dateTimeOriginal: `2019-07-01T14:34:56` (as ``CameraInfo`` gives it) or the EXIF form
+    ///     `2019:07:01 14:34:56`.
+    ///   - subSeconds: SubSecTimeOriginal, digits of the fraction of DateTimeOriginal's second.
+    ///   - offsetTimeOriginal: `+02:00`.
+    ///   - gpsTimestamp: the GPS date and time in UTC as `GPSTimestamp.description` writes it
+    ///     (`2019-07-01T12:34:56.24Z`).
+    ///   - zone: the place's time zone, e.g. `Europe/Berlin`.
+    ///   - rules: the rules to find `zone` in.
+    /// - Returns: `nil` when there is neither a DateTimeOriginal nor a GPS time.
+    public static func resolve(
+        dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
+        gpsTimestamp: String? = nil, zone: String? = nil, rules: TimeZoneRules? = nil
+    ) -> CaptureTime? {
+        var warnings: [CaptureTimeWarning] = []
+        let wall = dateTimeOriginal.flatMap(parseDateTime)
+        let gps = gpsTimestamp.flatMap(parseGPSTime)
+        guard wall != nil || gps != nil else { return nil }
+        var place: TimeZoneRules.Zone?
+        if let zone, let rules {
+            place = rules.zone(named: zone)
+            if place == nil { warnings.append(.unknownZone(zone)) }
+        }
+        var exifOffset: Int?
+        if let offsetTimeOriginal {
+            exifOffset = parseOffset(offsetTimeOriginal)
+            if exifOffset == nil { warnings.append(.badOffsetTimeOriginal(offsetTimeOriginal)) }
+        }
+
+        var time = CaptureTime(nanoseconds: 0, warnings: [])
+        if let wall {
+            let seconds = wall.secondsSinceEpoch
+            if let subSeconds {
+                if let fraction = parseFraction(subSeconds) {
+                    time.nanoseconds = fraction
+                } else {
+                    warnings.append(.badSubSeconds(subSeconds))
+                }
+            }
+            if let exifOffset {
+                time.utcSeconds = seconds - Int64(exifOffset)
+                time.offsetSource = .exif
+            } else if let gps {
+                let difference =
+                    (seconds - gps.seconds) * 1_000_000_000 + Int64(time.nanoseconds) - Int64(gps.nanoseconds)
+                let quarter: Int64 = 900 * 1_000_000_000
+                let rounded = (difference + (difference >= 0 ? quarter / 2 : -quarter / 2)) / quarter * quarter
+                if abs(difference) <= 14 * 3600 * 1_000_000_000, abs(difference - rounded) <= 120 * 1_000_000_000 {
+                    time.utcSeconds = seconds - rounded / 1_000_000_000
+                    time.offsetSource = .gps
+                } else {
+                    warnings.append(.gpsTimeNotAnOffset(seconds: difference / 1_000_000_000))
+                }
+            }
+            if time.utcSeconds == nil, let place, let rules {
+                let resolution = rules.utc(fromLocal: wall, zone: place)
+                time.utcSeconds = resolution.instant
+                time.offsetSource = .timezone
+                switch resolution {
+                case .unique: break
+                case .ambiguous(let earlier, let later):
+                    warnings.append(
+                        .ambiguousLocalTime(
+                            wall.description, zone: place.name, first: Int(seconds - earlier),
+                            second: Int(seconds - later)))
+                case .nonexistent(let instant, let gap):
+                    warnings.append(
+                        .nonexistentLocalTime(
+                            wall.description, zone: place.name, offsetUsed: Int(seconds - instant), gap: gap))
+                }
+            }
+        } else if let gps {
+            time.utcSeconds = gps.seconds
+            time.nanoseconds = gps.nanoseconds
+            time.offsetSource = .gps
+        }
+
+        let fraction = fractionText(time.nanoseconds)
+        if let utc = time.utcSeconds {
+            time.utc = CivilDateTime(secondsSinceEpoch: utc).description + fraction + "Z"
+            if let place, let rules {
+                let offset = rules.offset(place, atUTC: utc).utcOffset
+                time.local =
+                    CivilDateTime(secondsSinceEpoch: utc + Int64(offset)).description + fraction + offsetText(offset)
+            }
+        }
+        if place == nil, let wall, let exifOffset {
+            time.local = wall.description + fraction + offsetText(exifOffset)
+        }
+        time.warnings = warnings
+        return time
+    }
+
+    private init(nanoseconds: Int, warnings: [CaptureTimeWarning]) {
+        self.nanoseconds = nanoseconds
+        self.warnings = warnings
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` or `YYYY:MM:DD HH:MM:SS` (a real date and time), else `nil`.
+    static func parseDateTime(_ text: String) -> CivilDateTime? {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (0x30...0x39).contains(b[index]) else { return nil }
+                value = value * 10 + Int(b[index] - 0x30)
+            }
+            return value
+        }
+        guard b.count == 19, b[4] == b[7], b[4] == UInt8(ascii: "-") || b[4] == UInt8(ascii: ":"),
+            b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"),
+            b[16] == UInt8(ascii: ":"), let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19), year >= 1
+        else { return nil }
+        let time = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        return time.isValid ? time : nil
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` → seconds since the epoch and nanoseconds.
+    static func parseGPSTime(_ text: String) -> (seconds: Int64, nanoseconds: Int)? {
+        guard text.utf8.count >= 20, text.utf8.last == UInt8(ascii: "Z"),
+            let whole = parseDateTime(String(decoding: text.utf8.prefix(19), as: UTF8.self))
+        else { return nil }
+        var nanoseconds = 0
+        let rest = text.utf8.dropFirst(19).dropLast()
+        if !rest.isEmpty {
+            guard rest.first == UInt8(ascii: "."),
+                let fraction = parseFraction(String(decoding: rest.dropFirst(), as: UTF8.self))
+            else { return nil }
+            nanoseconds = fraction
+        }
+        return (whole.secondsSinceEpoch, nanoseconds)
+    }
+
+    /// Decimal digits of a fraction of a second (spaces around them ignored, as cameras pad the
+    /// field) → nanoseconds, digits beyond the ninth dropped; `nil` for anything else.
+    static func parseFraction(_ text: String) -> Int? {
+        var digits = Array(text.utf8)
+        while digits.last == 0x20 || digits.last == 0 { digits.removeLast() }
+        while digits.first == 0x20 { digits.removeFirst() }
+        guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        var value = 0
+        for index in 0..<9 { value = value * 10 + (index < digits.count ? Int(digits[index] - 0x30) : 0) }
+        return value
+    }
+
+    /// `±HH:MM` → seconds east of UTC, hours at most 14 and minutes below 60; else `nil`.
+    static func parseOffset(_ text: String) -> Int? {
+        let b = Array(text.utf8)
+        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
+            [1, 2, 4, 5].allSatisfy({ (0x30...0x39).contains(b[$0]) })
+        else { return nil }
+        let hours = Int(b[1] - 0x30) * 10 + Int(b[2] - 0x30), minutes = Int(b[4] - 0x30) * 10 + Int(b[5] - 0x30)
+        guard hours <= 14, minutes < 60 else { return nil }
+        let seconds = hours * 3600 + minutes * 60
+        return b[0] == UInt8(ascii: "-") ? -seconds : seconds
+    }
+
+    /// `.24` for 240,000,000 ns (trailing zeros dropped), empty for none.
+    static func fractionText(_ nanoseconds: Int) -> String {
+        guard nanoseconds > 0 else { return "" }
+        var value = nanoseconds, digits = 9
+        while value % 10 == 0 {
+            value /= 10
+            digits -= 1
+        }
+        return "." + GregorianCalendar.zeroPadded(value, digits)
+    }
+
+    /// `+02:00`, `-03:30`, `+00:00`; `+00:53:28` when there are seconds.
+    static func offsetText(_ seconds: Int) -> String {
+        let magnitude = abs(seconds), pad = GregorianCalendar.zeroPadded
+        let text = (seconds < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
+        return magnitude % 60 == 0 ? text : text + ":" + pad(magnitude % 60, 2)
+    }
+}
+
+/// Something the capture-time rule had to decide or leave out. Prints as one lowercase line.
+public enum CaptureTimeWarning: Hashable, Sendable, CustomStringConvertible {
+    /// The clocks showed the time twice; the first occurrence (offset `first`) was used.
+    case ambiguousLocalTime(String, zone: String, first: Int, second: Int)
+    /// The clocks skipped the time (a gap of `gap` seconds); read with the offset before, `offsetUsed`.
+    case nonexistentLocalTime(String, zone: String, offsetUsed: Int, gap: Int)
+    /// DateTimeOriginal minus the GPS time is beyond ±14 h or more than 2 minutes off a quarter hour.
+    case gpsTimeNotAnOffset(seconds: Int64)
+    /// The place's zone is not in the rules.
+    case unknownZone(String)
+    /// SubSecTimeOriginal is not digits.
+    case badSubSeconds(String)
+    /// OffsetTimeOriginal is not `±HH:MM` within ±14:59.
+    case badOffsetTimeOriginal(String)
+
+    public var description: String {
+        switch self {
+        case .ambiguousLocalTime(let time, let zone, let first, let second):
+            "\(time) happened twice in \(zone) (at \(CaptureTime.offsetText(first)), then at "
+                + "\(CaptureTime.offsetText(second))); the first is used"
+        case .nonexistentLocalTime(let time, let zone, let offset, let gap):
+            "\(time) did not exist in \(zone) (the clocks skipped \(Self.duration(Int64(abs(gap))))); read with the "
+                + "offset before the change, \(CaptureTime.offsetText(offset))"
+        case .gpsTimeNotAnOffset(let seconds):
+            "the GPS time is \(Self.duration(abs(seconds))) \(seconds >= 0 ? "behind" : "ahead of") DateTimeOriginal, "
+                + "not a time-zone offset; not used"
+        case .unknownZone(let zone): "the time zone \(zone) has no rules; local time unknown"
+        case .badSubSeconds(let text): "SubSecTimeOriginal \"\(text)\" is not a fraction of a second; ignored"
+        case .badOffsetTimeOriginal(let text): "OffsetTimeOriginal \"\(text)\" is not a UTC offset; ignored"
+        }
+    }
+
+    /// `1 h`, `30 min`, `3 h 7 min 12 s`, `5 s`.
+    static func duration(_ seconds: Int64) -> String {
+        var parts: [String] = []
+        if seconds >= 86_400 { parts.append("\(seconds / 86_400) d") }
+        if seconds / 3600 % 24 > 0 { parts.append("\(seconds / 3600 % 24) h") }
+        if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60) min") }
+        if seconds % 60 > 0 || parts.isEmpty { parts.append("\(seconds % 60) s") }
+        return parts.joined(separator: " ")
+    }
+}
