@@ -70,6 +70,14 @@ bench: build
 	python3 Benchmarks/bench.py $(BENCH_ARGS)
 
 # The peers `make bench` compares with: ExifTool, Exiv2, GNU time (apt-get), reverse_geocoder (pip).
+# Accuracy (see Benchmarks/README.md, "Accuracy"): country, UTC offset and city on seeded point sets
+# whose truth comes from the shared boundary polygons and cities500 (PHOTOTAG_SHARED, default
+# ../shared). ACCURACY_ARGS is passed to the script, e.g. `make bench-accuracy ACCURACY_ARGS="--split tuning"`.
+ACCURACY_ARGS ?=
+.PHONY: bench-accuracy
+bench-accuracy: build
+	python3 Benchmarks/accuracy.py $(ACCURACY_ARGS)
+
 .PHONY: bench-peers
 bench-peers:
 	@Benchmarks/install-peers

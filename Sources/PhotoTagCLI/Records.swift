@@ -10,6 +10,10 @@ struct PlaceResult: Sendable {
     /// The nearest place borrowed from the table, instead of ``nearest``, where records are
     /// written straight to JSON (`geocode`): no strings are made for it.
     var view: PlaceView.Match?
+    /// The city a person would name for the point (``CityRule``), in the nearest place's country.
+    var city: CityMatch?
+    /// The city borrowed from the table, alongside ``view``.
+    var cityView: PlaceView.Match?
 
     static let none = PlaceResult()
 
@@ -50,13 +54,21 @@ extension PlaceOptions {
     func lookUp(_ coordinate: Coordinate, in geocoder: ReverseGeocoder?, borrowed: Bool = false) -> PlaceResult {
         guard !skip, let geocoder else { return .none }
         if borrowed, nearest == nil {
-            return PlaceResult(view: geocoder.nearestPlaceView(to: coordinate, filter: filter))
+            guard let view = geocoder.nearestPlaceView(to: coordinate, filter: filter) else { return .none }
+            let city = geocoder.cityView(near: coordinate, countryCode: view.view.countryCode, filter: filter)
+            return PlaceResult(view: view, cityView: city)
         }
+        var result = PlaceResult.none
         if let nearest {
             let nearby = geocoder.nearestPlaces(to: coordinate, count: nearest, filter: filter)
-            return PlaceResult(nearest: nearby.first, nearby: nearby)
+            result = PlaceResult(nearest: nearby.first, nearby: nearby)
+        } else {
+            result = PlaceResult(nearest: geocoder.nearestPlace(to: coordinate, filter: filter))
         }
-        return PlaceResult(nearest: geocoder.nearestPlace(to: coordinate, filter: filter))
+        if let place = result.nearest?.place {
+            result.city = geocoder.city(near: coordinate, countryCode: place.countryCode, filter: filter)
+        }
+        return result
     }
 }
 
@@ -99,7 +111,7 @@ extension PhotoRecord {
             json.null()
         }
         json.key("place")
-        writePlace(place.nearest, to: &json)
+        writePlace(place.nearest, city: place.city, to: &json)
         if nearby {
             json.key("nearby")
             writeNearby(place.nearby, to: &json)
@@ -139,9 +151,9 @@ extension CoordinateRecord {
         json.number(coordinate?.longitude)
         json.key("place")
         if let view = place.view {
-            writePlace(view, to: &json)
+            writePlace(view, city: place.cityView, to: &json)
         } else {
-            writePlace(place.nearest, to: &json)
+            writePlace(place.nearest, city: place.city, to: &json)
         }
         if nearby {
             json.key("nearby")
@@ -156,15 +168,21 @@ extension CoordinateRecord {
 }
 
 /// Writes a place match as the `place` object of DESIGN.md §5, or `null`.
-func writePlace(_ match: PlaceMatch?, to json: inout JSONWriter) {
+///
+/// With `city`, the object ends with `city`: `{geonameId, name, population, distanceKm}` or `null`.
+func writePlace(_ match: PlaceMatch?, city: CityMatch?? = .none, to json: inout JSONWriter) {
     guard let match else { return json.null() }
-    writePlaceObject(match.place, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
+    writePlaceObject(
+        match.place, distanceKm: match.distanceKm, bearing: match.bearing,
+        city: city.map { $0.map { ($0.place, $0.distanceKm) } }, to: &json)
 }
 
 /// Writes a place borrowed from the table: the same object as ``writePlace(_:to:)-(PlaceMatch?,_)``,
 /// its text copied from the table's bytes.
-func writePlace(_ match: PlaceView.Match, to json: inout JSONWriter) {
-    writePlaceObject(match.view.fields, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
+func writePlace(_ match: PlaceView.Match, city: PlaceView.Match?? = .none, to json: inout JSONWriter) {
+    writePlaceObject(
+        match.view.fields, distanceKm: match.distanceKm, bearing: match.bearing,
+        city: city.map { $0.map { ($0.view.fields, $0.distanceKm) } }, to: &json)
 }
 
 /// Text a place's JSON is written from: a `String`, or UTF-8 bytes borrowed from the place table.
@@ -203,7 +221,7 @@ extension PlaceView.Fields: PlaceFields {}
 /// The `place` object: one writer for both kinds of place, so that they cannot drift apart.
 @inline(__always)
 private func writePlaceObject<Fields: PlaceFields>(
-    _ place: Fields, distanceKm: Double, bearing: Double, to json: inout JSONWriter
+    _ place: Fields, distanceKm: Double, bearing: Double, city: (Fields, Double)??, to json: inout JSONWriter
 ) {
     typealias Text = Fields.Text
     json.beginObject()
@@ -235,6 +253,23 @@ private func writePlaceObject<Fields: PlaceFields>(
     json.metres(distanceKm)
     json.key("bearing")
     json.integer(roundedBearing(bearing))
+    if let city {
+        json.key("city")
+        if let (city, distanceKm) = city {
+            json.beginObject()
+            json.key("geonameId")
+            json.integer(city.geonameId)
+            json.key("name")
+            Fields.Text.write(city.name, to: &json)
+            json.key("population")
+            json.integer(city.population)
+            json.key("distanceKm")
+            json.metres(distanceKm)
+            json.endObject()
+        } else {
+            json.null()
+        }
+    }
     json.endObject()
 }
 

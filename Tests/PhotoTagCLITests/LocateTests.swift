@@ -63,7 +63,8 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "latitude": -54.81084,
                       "longitude": -68.31591,
                       "distanceKm": 4108.046,
-                      "bearing": 41
+                      "bearing": 41,
+                      "city": null
                     },
                     "camera": {
                       "make": "PhotoTag",

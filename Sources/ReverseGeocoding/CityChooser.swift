@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The rule that picks the city a person would name for a point: the most prominent place whose
+/// area of influence covers the point, rather than the nearest neighbourhood.
+///
+/// The candidates are the places within ``maximumRadiusKm`` of the point, in the point's country,
+/// except city sections (feature code `PPLX`). Each place has an **influence radius** that grows
+/// with its population p: `r(p) = clamp(radiusAtMillionKm × (p / 1,000,000)^radiusExponent,
+/// minimumRadiusKm, maximumRadiusKm)`, that is 5 km for a city of a million, 9.2 km for Paris
+/// (2.1M), 10 km (the cap) for Moscow, 0.7 km for Versailles (85,000) or a village. A place
+/// **covers** the point when the point is at most its radius away. The most populous covering
+/// place is named; when none covers the point, the nearest candidate is. Ties go to the nearer
+/// place, then the larger population, then the smaller geonameid, so the answer never depends on
+/// the table's order.
+///
+/// So a point in Passy, 5.4 km from the centre of Paris, is Paris; Versailles, 17 km out, stays
+/// Versailles; a suburb 12 km or more from a big city is beyond every radius and stays itself;
+/// and a small town is named by its own small radius or as the nearest place, never by a bigger
+/// town 20 km away. The defaults were tuned on seeded point sets built from GeoNames cities500
+/// (`Benchmarks/tune_city.py`, see Benchmarks/README.md).
+public struct CityRule: Hashable, Sendable {
+    /// The influence radius of a place of one million people, in km.
+    public var radiusAtMillionKm: Double
+    /// How fast the influence radius grows with the population.
+    public var radiusExponent: Double
+    /// The smallest influence radius: every place covers its immediate surroundings.
+    public var minimumRadiusKm: Double
+    /// The largest influence radius, and how far candidates are looked for.
+    public var maximumRadiusKm: Double
+
+    public init(
+        radiusAtMillionKm: Double = 5, radiusExponent: Double = 0.8, minimumRadiusKm: Double = 0.7,
+        maximumRadiusKm: Double = 10
+    ) {
+        self.radiusAtMillionKm = radiusAtMillionKm
+        self.radiusExponent = radiusExponent
+        self.minimumRadiusKm = minimumRadiusKm
+        self.maximumRadiusKm = maximumRadiusKm
+    }
+
+    /// The tuned rule.
+    public static let standard = CityRule()
+
+    /// The influence radius of a place of `population` people, in km.
+    public func influenceRadiusKm(population: Int) -> Double {
+        let scaled = radiusAtMillionKm * pow(Double(max(0, population)) / 1_000_000, radiusExponent)
+        return min(max(scaled, minimumRadiusKm), maximumRadiusKm)
+    }
+}
+
+/// The city a person would name for a point, and how far the point is from its centre.
+public struct CityMatch: Hashable, Sendable {
+    public var place: Place
+    /// Great-circle distance from the place to the point, in kilometres.
+    public var distanceKm: Double
+
+    public init(place: Place, distanceKm: Double) {
+        self.place = place
+        self.distanceKm = distanceKm
+    }
+}
+
+extension ReverseGeocoder {
+    /// The city a person would name for `coordinate` by `rule` (see ``CityRule``): a place in the
+    /// country `countryCode` (any country when `nil`), never a city section (`PPLX`); `nil` when no
+    /// such place is within the rule's ``CityRule/maximumRadiusKm``. Only places that pass `filter`
+    /// are considered (as for ``nearestPlace(to:filter:)``).
+    public func city(
+        near coordinate: Coordinate, countryCode: String?, filter: PlaceFilter = .none, rule: CityRule = .standard
+    ) -> CityMatch? {
+        var code = countryCode ?? ""
+        let found = code.withUTF8 { bytes in
+            citySlot(
+                near: coordinate.unitVector, countryCode: countryCode == nil ? nil : UnsafeRawBufferPointer(bytes),
+                filter: filter, rule: rule)
+        }
+        guard let found else { return nil }
+        return CityMatch(place: place(at: found.slot), distanceKm: found.distanceKm)
+    }
+
+    /// ``city(near:countryCode:rule:)`` without building a ``Place``, for callers that write
+    /// millions of records: `countryCode` as UTF-8 bytes (such as a ``PlaceView``'s).
+    public func cityView(
+        near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer?, filter: PlaceFilter = .none,
+        rule: CityRule = .standard
+    ) -> PlaceView.Match? {
+        let query = coordinate.unitVector
+        guard let found = citySlot(near: query, countryCode: countryCode, filter: filter, rule: rule) else {
+            return nil
+        }
+        let p = table.unitVector(at: found.slot)
+        let east = p.x * query.y - p.y * query.x
+        let north = query.z * (p.x * p.x + p.y * p.y) - p.z * (p.x * query.x + p.y * query.y)
+        var bearing = east == 0 && north == 0 ? 0 : atan2(east, north) * 180 / .pi
+        if bearing < 0 { bearing += 360 }
+        if bearing >= 360 { bearing -= 360 }
+        return PlaceView.Match(
+            view: PlaceView(geocoder: self, slot: found.slot), distanceKm: found.distanceKm, bearing: bearing)
+    }
+
+    /// The slot of the city and its distance: one search of the tree within the rule's maximum
+    /// radius, scoring every place on the way (no allocation).
+    private func citySlot(
+        near query: SIMD3<Double>, countryCode: UnsafeRawBufferPointer?, filter: PlaceFilter, rule: CityRule
+    ) -> (slot: Int, distanceKm: Double)? {
+        var chooser = CityChooser(
+            rule: rule, countryCode: countryCode,
+            maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity))
+        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &chooser)
+        if chooser.covering >= 0 { return (chooser.covering, chooser.coveringDistance) }
+        if chooser.nearest >= 0 { return (chooser.nearest, chooser.nearestDistance) }
+        return nil
+    }
+}
+
+/// The search collector of the city rule: it sees every place within the rule's maximum radius
+/// and keeps the most populous covering place and the nearest place, both in the country and not `PPLX`.
+struct CityChooser: PlaceTable.Collector {
+    let rule: CityRule
+    let countryCode: UnsafeRawBufferPointer?
+    /// The rule's maximum radius, or the caller's filter's when smaller.
+    let maximumDistanceKm: Double
+    let worst: Double
+    /// The population below which a place's influence radius is the minimum radius.
+    let smallPopulation: UInt64
+    var covering = -1
+    var coveringPopulation: UInt64 = 0
+    var coveringDistance = Double.infinity
+    var nearest = -1
+    var nearestDistance = Double.infinity
+
+    init(rule: CityRule, countryCode: UnsafeRawBufferPointer?, maximumDistanceKm: Double) {
+        self.rule = rule
+        self.countryCode = countryCode
+        self.maximumDistanceKm = maximumDistanceKm
+        let small = 1_000_000 * pow(rule.minimumRadiusKm / rule.radiusAtMillionKm, 1 / rule.radiusExponent)
+        smallPopulation = small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
+        worst =
+            maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
+    }
+
+    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+        // The arc of the chord: 2 asin(c/2) = c + c³/24 + O(c⁵), exact to 1e-16 within 64 km.
+        let chord = squaredChord.squareRoot()
+        let angle = chord < 0.01 ? chord + chord * squaredChord / 24 : 2 * asin(min(1, chord / 2))
+        let distance = angle * Coordinate.earthRadiusKm
+        guard distance <= maximumDistanceKm else { return }
+        let beatsNearest = nearest < 0 || ranks(slot, distance, before: nearest, nearestDistance, in: table)
+        var beatsCovering = false
+        let population = table.population(at: slot)
+        // Only a place larger than the minimum radius's population reaches farther (no pow for
+        // the many small places).
+        if covering < 0 || population >= coveringPopulation,
+            distance <= rule.minimumRadiusKm
+                || (population > smallPopulation
+                    && distance <= rule.influenceRadiusKm(population: Int(clamping: population)))
+        {
+            beatsCovering =
+                covering < 0 || population > coveringPopulation
+                || ranks(slot, distance, before: covering, coveringDistance, in: table)
+        }
+        guard beatsNearest || beatsCovering, eligible(slot, in: table) else { return }
+        if beatsNearest { (nearest, nearestDistance) = (slot, distance) }
+        if beatsCovering { (covering, coveringPopulation, coveringDistance) = (slot, population, distance) }
+    }
+
+    /// Whether `a` at `da` km ranks before `b` at `db` km: nearer, then larger population, then
+    /// smaller geonameid.
+    @inline(__always)
+    private func ranks(_ a: Int, _ da: Double, before b: Int, _ db: Double, in table: PlaceTable) -> Bool {
+        da != db ? da < db : table.ranksBefore(a, b)
+    }
+
+    /// Whether the place may be named: in the country and not a section of a city (`PPLX`).
+    private func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
+        if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
+            code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
+        {
+            return false
+        }
+        guard let countryCode else { return true }
+        guard let region = table.regionIndex(at: slot),
+            let code = table.utf8(at: table.regionString(region, field: 0))
+        else { return countryCode.isEmpty }
+        return code.elementsEqual(countryCode)
+    }
+}

@@ -1,0 +1,143 @@
+import Testing
+
+@testable import ReverseGeocoding
+
+/// The city a person would name (``CityRule``): on the bundled table for real places, and on small
+/// tables built here for the rule's edges (PPLX, ties, countries, nothing in range).
+@Suite struct CityTests {
+    static let geocoder = ReverseGeocoder.bundled
+
+    /// The city named for a point, in the country of its nearest place (as `geocode` asks).
+    static func city(_ latitude: Double, _ longitude: Double) throws -> CityMatch? {
+        let point = try #require(Coordinate(latitude: latitude, longitude: longitude))
+        let nearest = try #require(geocoder.nearestPlace(to: point))
+        return geocoder.city(near: point, countryCode: nearest.place.countryCode)
+    }
+
+    @Test(arguments: [
+        (48.8637, 2.2769),  // at "Paris 16 Passy", the nearest place there
+        (48.8566, 2.3522),  // Hôtel de Ville
+        (48.8867, 2.3431),  // Montmartre
+        (48.8339, 2.3324),  // Montparnasse
+    ])
+    func pointsInsideParisAreParis(latitude: Double, longitude: Double) throws {
+        let city = try #require(try Self.city(latitude, longitude))
+        #expect(city.place.geonameId == 2_988_507, "\(city.place.name)")
+        #expect(city.place.name == "Paris")
+    }
+
+    @Test func versaillesStaysVersailles() throws {
+        let city = try #require(try Self.city(48.8049, 2.1204))
+        #expect(city.place.geonameId == 2_969_679, "\(city.place.name)")
+    }
+
+    @Test func bigCitiesAreNamedInsteadOfTheirNeighbourhoods() throws {
+        // The nearest places at these points are Moscow neighbourhoods, Charlottenburg-Nord (PPLX,
+        // 7.6 km from Berlin's centre) and Yotsuya (no feature code).
+        #expect(try Self.city(55.7300, 37.5900)?.place.name == "Moscow")
+        #expect(try Self.city(52.5305, 13.2937)?.place.name == "Berlin")
+        #expect(try Self.city(35.6897, 139.7164)?.place.name == "Tokyo")
+    }
+
+    @Test func anIsolatedSmallTownIsItself() throws {
+        // Tennant Creek, Northern Territory: ~3,000 people and nothing near.
+        #expect(try Self.city(-19.6485, 134.1905)?.place.name == "Tennant Creek")
+        // Chantilly (11,000) stays itself with Creil (32,000) 7 km away and Paris 38 km away.
+        #expect(try Self.city(49.1920, 2.4680)?.place.name == "Chantilly")
+    }
+
+    @Test func suburbsAreThemselves() throws {
+        // 22 km from Berlin, 19 km from Paris.
+        #expect(try Self.city(52.6810, 13.5840)?.place.name == "Bernau bei Berlin")
+        #expect(try Self.city(48.8990, 2.0950)?.place.name == "Saint-Germain-en-Laye")
+    }
+
+    // MARK: - The rule on small tables
+
+    static func place(
+        _ id: Int, _ name: String, _ latitude: Double, _ longitude: Double, population: Int,
+        featureCode: String? = "PPL", country: String = "AA"
+    ) -> Place {
+        Place(
+            geonameId: id, name: name, asciiName: name, countryCode: country, population: population,
+            featureCode: featureCode, latitude: latitude, longitude: longitude)
+    }
+
+    static func geocoder(_ places: [Place]) throws -> ReverseGeocoder {
+        try ReverseGeocoder(tableBytes: PlaceTableBuilder(source: "test", date: "2026-01-01").build(places))
+    }
+
+    @Test func aCitySectionIsNeverChosen() throws {
+        // A PPLX section of ten million people at the point, and a village 3 km away.
+        let geocoder = try Self.geocoder([
+            Self.place(1, "Section", 10, 10, population: 10_000_000, featureCode: "PPLX"),
+            Self.place(2, "Village", 10.027, 10, population: 600),
+        ])
+        let city = try #require(geocoder.city(near: Coordinate(latitude: 10, longitude: 10)!, countryCode: "AA"))
+        #expect(city.place.name == "Village")
+        #expect(abs(city.distanceKm - 3.0) < 0.01)
+        // With only the section, there is no city at all.
+        let alone = try Self.geocoder([Self.place(1, "Section", 10, 10, population: 10_000_000, featureCode: "PPLX")])
+        #expect(alone.city(near: Coordinate(latitude: 10, longitude: 10)!, countryCode: "AA") == nil)
+    }
+
+    @Test func onlyPlacesInTheGivenCountryAreChosen() throws {
+        let geocoder = try Self.geocoder([
+            Self.place(1, "Across", 10, 10.01, population: 5_000_000, country: "BB"),
+            Self.place(2, "Home", 10, 9.95, population: 2000),
+        ])
+        let point = Coordinate(latitude: 10, longitude: 10)!
+        #expect(geocoder.city(near: point, countryCode: "AA")?.place.name == "Home")
+        #expect(geocoder.city(near: point, countryCode: "BB")?.place.name == "Across")
+        #expect(geocoder.city(near: point, countryCode: nil)?.place.name == "Across")
+        #expect(geocoder.city(near: point, countryCode: "CC") == nil)
+    }
+
+    @Test func aBigCityCoversItsAreaButNotBeyondItsRadius() throws {
+        let big = Self.place(1, "Metropolis", 0, 0, population: 5_000_000)
+        let suburb = Self.place(2, "Suburb", 0, 0.13, population: 3000)  // 14.5 km east
+        let quarter = Self.place(3, "Quarter", 0, 0.04, population: 80_000)  // 4.4 km east
+        let geocoder = try Self.geocoder([big, suburb, quarter])
+        // Next to the quarter, inside the city's radius: the city.
+        #expect(
+            geocoder.city(near: Coordinate(latitude: 0, longitude: 0.042)!, countryCode: "AA")?.place.name
+                == "Metropolis")
+        // Next to the suburb, beyond the radius (10 km at most): the suburb.
+        #expect(
+            geocoder.city(near: Coordinate(latitude: 0, longitude: 0.133)!, countryCode: "AA")?.place.name == "Suburb")
+        #expect(CityRule.standard.influenceRadiusKm(population: 5_000_000) == 10)
+        #expect(CityRule.standard.influenceRadiusKm(population: 0) == 0.7)
+        #expect(abs(CityRule.standard.influenceRadiusKm(population: 1_000_000) - 5) < 1e-12)
+    }
+
+    @Test func nothingWithinTheMaximumRadiusIsNoCity() throws {
+        let geocoder = try Self.geocoder([Self.place(1, "Far", 0, 0.2, population: 9_000_000)])  // 22 km
+        #expect(geocoder.city(near: Coordinate(latitude: 0, longitude: 0)!, countryCode: "AA") == nil)
+    }
+
+    @Test func theCallersFilterApplies() throws {
+        let geocoder = try Self.geocoder([
+            Self.place(1, "Big", 0, 0.05, population: 2_000_000),  // 5.6 km
+            Self.place(2, "Small", 0, 0.01, population: 900),  // 1.1 km
+        ])
+        let point = Coordinate(latitude: 0, longitude: 0)!
+        #expect(geocoder.city(near: point, countryCode: "AA")?.place.name == "Big")
+        #expect(
+            geocoder.city(near: point, countryCode: "AA", filter: .init(maximumDistanceKm: 3))?.place.name == "Small")
+        #expect(
+            geocoder.city(near: point, countryCode: "AA", filter: .init(minimumPopulation: 1000))?.place.name == "Big")
+        #expect(geocoder.city(near: point, countryCode: "AA", filter: .init(maximumDistanceKm: 1)) == nil)
+    }
+
+    @Test func tiesGoToTheSmallerGeonameIdWhateverTheTableOrder() throws {
+        // Two towns of the same size at the same distance, on either side of the point.
+        let west = Self.place(20, "West", 0, -0.01, population: 5000)
+        let east = Self.place(10, "East", 0, 0.01, population: 5000)
+        for places in [[west, east], [east, west]] {
+            let geocoder = try Self.geocoder(places)
+            let point = Coordinate(latitude: 0, longitude: 0)!
+            #expect(geocoder.city(near: point, countryCode: "AA")?.place.geonameId == 10)
+            #expect(geocoder.cityView(near: point, countryCode: nil)?.view.geonameId == 10)
+        }
+    }
+}
