@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
+        .executableTarget(
+            name: "boundary-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/BoundaryQueries"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),

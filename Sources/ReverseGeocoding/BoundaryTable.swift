@@ -150,14 +150,16 @@ public final class BoundaryTable: Sendable {
             code: view.string(at: view.featureField(feature, 1)) ?? "")
     }
 
-    /// The features containing a point, as indices (no allocation), with the fallback.
+    /// The features containing a point, as indices (no allocation), with the nearest-polygon
+    /// fallback unless `fallback` is `false`.
     ///
     /// A non-finite coordinate gives no features.
-    public func features(latitude: Double, longitude: Double) -> BoundaryFeatures {
+    public func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
         guard let (qx, qy) = BoundaryTableView.queryPoint(latitude: latitude, longitude: longitude) else {
             return BoundaryFeatures()
         }
         var found = view.containing(qx, qy)
+        guard fallback else { return found }
         if found.country < 0, found.timeZone >= 0, !isOcean(found) {
             if let country = view.nearest(layer: 1, qx, qy, sameCountryAs: nil) {
                 found.country = Int32(country)

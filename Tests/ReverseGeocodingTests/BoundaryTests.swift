@@ -251,6 +251,7 @@ private struct PolygonBruteForce {
         }
         var checked = (vertical: 0, horizontal: 0)
         var index = 0
+        var wrong: [String] = []
         let unit = 1.0 / Double(BoundaryTableLayout.scale) / 1e5
         for (key, left) in owner.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             // The same edge the other way round is the neighbour's (rings are CCW: interior left).
@@ -268,8 +269,9 @@ private struct PolygonBruteForce {
             }
             let hit = Self.table.lookup(
                 latitude: Double(32 * (ay + by)) * unit, longitude: Double(32 * (ax + bx)) * unit)
-            #expect(hit.features.country == Int32(expected), "edge \(key)")
+            if hit.features.country != Int32(expected), wrong.count < 10 { wrong.append("edge \(key)") }
         }
+        #expect(wrong.isEmpty, "\(wrong)")
         #expect(checked.vertical > 1000)
         #expect(checked.horizontal > 0)
     }
