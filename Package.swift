@@ -17,11 +17,15 @@ let package = Package(
         .target(name: "PhotoGPS", dependencies: ["CExif"]),
         // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
         .target(name: "CGeoNamesData", exclude: ["places.table"]),
-        .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData"]),
+        // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
+        .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
+        .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
+        .executableTarget(
+            name: "boundary-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/BoundaryQueries"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),

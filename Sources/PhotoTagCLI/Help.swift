@@ -165,6 +165,26 @@ enum Commands {
         name: "places info", summary: "Describe the place table in use", arguments: "", maximumArguments: 0,
         options: [places, CommandSpec.help])
 
+    static let boundariesImport = CommandSpec(
+        name: "boundaries import", summary: "Build a boundary table from GeoJSON polygons", arguments: "",
+        maximumArguments: 0,
+        options: [
+            OptionSpec(name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)"),
+            OptionSpec(name: "--output", value: "<file>", help: "Where to write the table (required)"),
+            OptionSpec(name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the files')"),
+            CommandSpec.help,
+        ],
+        epilogue: """
+            The folder holds timezones.geojson (properties tzid, country), countries.geojson
+            (countryCode) and admin1.geojson (countryCode, admin1Code): FeatureCollections of
+            Polygons and MultiPolygons with 5-decimal coordinates. A file that is not exactly
+            that is an error naming the file and line.
+            """)
+
+    static let boundariesInfo = CommandSpec(
+        name: "boundaries info", summary: "Describe the bundled boundary table", arguments: "",
+        maximumArguments: 0, options: [CommandSpec.help])
+
     static let completions = CommandSpec(
         name: "completions", summary: "Print a shell completion script", arguments: "<bash|zsh|fish>",
         minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,

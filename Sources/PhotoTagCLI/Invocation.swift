@@ -7,6 +7,8 @@ enum Command: String, CaseIterable {
     case geocode
     case placesImport = "places import"
     case placesInfo = "places info"
+    case boundariesImport = "boundaries import"
+    case boundariesInfo = "boundaries info"
     case completions
     case manpage
 
@@ -17,6 +19,8 @@ enum Command: String, CaseIterable {
         case .geocode: Commands.geocode
         case .placesImport: Commands.placesImport
         case .placesInfo: Commands.placesInfo
+        case .boundariesImport: Commands.boundariesImport
+        case .boundariesInfo: Commands.boundariesInfo
         case .completions: Commands.completions
         case .manpage: Commands.manpage
         }
@@ -136,6 +140,13 @@ struct ImportOptions: Equatable, Sendable {
     var allFeatures = false
 }
 
+/// `phototag boundaries import`'s settings.
+struct BoundariesImportOptions: Equatable, Sendable {
+    var directory: String
+    var output: String
+    var date: String? = nil
+}
+
 /// The shells `phototag completions` writes scripts for.
 enum Shell: String, CaseIterable, Sendable {
     case bash, zsh, fish
@@ -154,6 +165,9 @@ enum Invocation: Equatable {
     case placesImport(ImportOptions)
     /// `phototag places info [--places FILE]`.
     case placesInfo(places: String?)
+    case boundariesImport(BoundariesImportOptions)
+    /// `phototag boundaries info`.
+    case boundariesInfo
     case completions(Shell)
     case manpage
 }
@@ -177,15 +191,15 @@ extension Invocation {
         if first == "help" { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
         var words = 1
         var name = first
-        if first == "places" {
+        if let group = commandGroups[first] {
             let next = arguments.count > 1 ? arguments[1].text : ""
             if next.hasPrefix("-"), (try? [CommandSpec.help].matching(next, command: nil)) == CommandSpec.help {
-                return .help(placesCommands)  // phototag places --help
+                return .help(group)  // phototag places --help
             }
             guard !next.isEmpty, !next.hasPrefix("-") else {
-                throw UsageError(message: "'places' needs a subcommand: import or info")
+                throw UsageError(message: "'\(first)' needs a subcommand: import or info")
             }
-            name = "places \(arguments[1].text)"
+            name = "\(first) \(arguments[1].text)"
             words = 2
         }
         guard let command = Command(rawValue: name) else { throw unknownCommand(name) }
@@ -201,6 +215,11 @@ extension Invocation {
     /// The commands `places` groups: `phototag help places` explains both.
     static let placesCommands: [Command] = [.placesImport, .placesInfo]
 
+    /// The words that group two subcommands, and the commands they group.
+    static let commandGroups: [String: [Command]] = [
+        "places": placesCommands, "boundaries": [.boundariesImport, .boundariesInfo],
+    ]
+
     /// The commands `phototag help WORD...` explains, in the order named: each word is a
     /// command, `places` alone stands for both of its subcommands, and `help` (or nothing) for the
     /// tool itself.
@@ -213,12 +232,12 @@ extension Invocation {
             let word = words[index]
             index += 1
             if word == "help" { continue }
-            if word == "places" {
-                if index < words.count, let command = Command(rawValue: "places \(words[index])") {
+            if let group = commandGroups[word] {
+                if index < words.count, let command = Command(rawValue: "\(word) \(words[index])") {
                     commands.append(command)
                     index += 1
                 } else {
-                    commands += placesCommands
+                    commands += group
                 }
                 continue
             }
@@ -296,6 +315,19 @@ extension Invocation {
             return .placesImport(options)
         case .placesInfo:
             return .placesInfo(places: parsed.last("--places"))
+        case .boundariesImport:
+            guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
+            guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
+            var options = BoundariesImportOptions(directory: directory, output: output)
+            if let date = parsed.last("--date") {
+                guard isISODate(date) else {
+                    throw reader.error("option '--date' needs a date like 2026-07-28, not '\(date)'")
+                }
+                options.date = date
+            }
+            return .boundariesImport(options)
+        case .boundariesInfo:
+            return .boundariesInfo
         case .completions:
             try command.spec.checkArgumentCount(parsed, command: command)
             let name = parsed.positionals[0].text

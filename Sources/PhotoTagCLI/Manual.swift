@@ -131,7 +131,7 @@ enum Manual {
         switch command {
         case .locate, .scan: .files
         case .completions: .words(Shell.allCases.map(\.rawValue))
-        case .geocode, .placesImport, .placesInfo, .manpage: .nothing
+        case .geocode, .placesImport, .placesInfo, .boundariesImport, .boundariesInfo, .manpage: .nothing
         }
     }
 

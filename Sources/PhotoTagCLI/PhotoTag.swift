@@ -111,6 +111,21 @@ public enum PhotoTag {
 
                 """)
             return ExitStatus.success
+        case .boundariesImport(let options):
+            return context.importBoundaries(options)
+        case .boundariesInfo:
+            let table = BoundaryTable.bundled
+            output.write(
+                """
+                source: \(table.source)
+                date: \(table.date)
+                time zones: \(table.timeZoneCount)
+                countries: \(table.countryCount)
+                admin-1 regions: \(table.admin1Count)
+                bytes: \(grouped(table.byteCount))
+
+                """)
+            return ExitStatus.success
         case .completions(let shell):
             output.write(Manual.completions(for: shell))
             return ExitStatus.success
@@ -536,6 +551,31 @@ struct Context {
             }
             report += "\nwrote \(options.output) (\(grouped(table.count)) bytes, data of \(date))\n"
             output.write(report)
+            return PhotoTag.ExitStatus.success
+        } catch {
+            errors.write("phototag: \(error)\n")
+            return PhotoTag.ExitStatus.unreadable
+        }
+    }
+
+    // MARK: boundaries
+
+    func importBoundaries(_ options: BoundariesImportOptions) -> Int32 {
+        do {
+            let names = BoundaryTableBuilder.fileNames
+            let date = options.date ?? modificationDate(options.directory + "/" + names.timeZones) ?? "unknown"
+            let builder = BoundaryTableBuilder(
+                source: "\(names.timeZones), \(names.countries), \(names.admin1)", date: date)
+            let table = try builder.build(directory: options.directory)
+            try BoundaryTableBuilder.write(table, to: options.output)
+            let opened = try BoundaryTable(tableBytes: table)
+            output.write(
+                """
+                imported \(grouped(opened.timeZoneCount)) time zones, \(grouped(opened.countryCount)) countries, \
+                \(grouped(opened.admin1Count)) admin-1 regions
+                wrote \(options.output) (\(grouped(table.count)) bytes, data of \(date))
+
+                """)
             return PhotoTag.ExitStatus.success
         } catch {
             errors.write("phototag: \(error)\n")

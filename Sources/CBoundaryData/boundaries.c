@@ -1,0 +1,10 @@
+// Embeds boundaries.table, built by 'phototag boundaries import' (see README, "Boundaries").
+#include "CBoundaryData.h"
+
+_Alignas(64) static const unsigned char table[] = {
+#embed "boundaries.table"
+};
+
+const unsigned char *CBoundaryData_table(void) { return table; }
+
+size_t CBoundaryData_tableSize(void) { return sizeof(table); }

@@ -1,0 +1,326 @@
+/// A point of the boundary data on its 5-decimal grid: longitude and latitude in units of
+/// 1e-5 degree, exact for coordinates written with at most five decimals.
+public struct GridPoint: Hashable, Sendable {
+    /// Longitude in 1e-5 degree, -18,000,000 ... 18,000,000.
+    public var x: Int32
+    /// Latitude in 1e-5 degree, -9,000,000 ... 9,000,000.
+    public var y: Int32
+
+    public init(x: Int32, y: Int32) {
+        self.x = x
+        self.y = y
+    }
+}
+
+/// One feature of a boundary GeoJSON file: its string properties and its polygons.
+public struct BoundaryFeature: Sendable {
+    /// The feature's properties in file order; `nil` for a JSON `null`.
+    public var properties: [(key: String, value: String?)]
+    /// The polygons (one for a `Polygon`), each a list of rings: the exterior, then its holes.
+    /// Rings are as written, closing position included.
+    public var polygons: [[[GridPoint]]]
+    /// The line the feature starts on (1-based), for messages.
+    public var line: Int
+
+    public init(properties: [(key: String, value: String?)], polygons: [[[GridPoint]]], line: Int) {
+        self.properties = properties
+        self.polygons = polygons
+        self.line = line
+    }
+
+    /// The value of property `key`; `nil` when it is absent or `null`.
+    public func property(_ key: String) -> String? {
+        properties.first { $0.key == key }?.value ?? nil
+    }
+}
+
+/// A strict reader for the boundary files: an RFC 7946 `FeatureCollection` of `Feature`s whose
+/// geometry is a `Polygon` or `MultiPolygon` and whose properties are strings or `null`.
+///
+/// Anything else (other geometry types, numbers with an exponent or more than five decimals,
+/// coordinates out of range, unclosed rings or rings of fewer than four positions, unknown
+/// members, trailing bytes) is an error that names the file, the line and what was wrong.
+/// Coordinates become exact integers (``GridPoint``), never `Double`s.
+public struct GeoJSONReader {
+    private let bytes: [UInt8]
+    private let name: String
+    private var position = 0
+    private var line = 1
+
+    /// Reads and parses the file at `path`.
+    public static func read(path: String) throws(BoundaryError) -> [BoundaryFeature] {
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(path)
+        } catch {
+            guard case .cannotRead(_, let reason) = error else { throw .cannotRead(path: path, reason: "\(error)") }
+            throw .cannotRead(path: path, reason: reason)
+        }
+        return try parse(bytes, name: path)
+    }
+
+    /// Parses GeoJSON text; `name` is how errors refer to it.
+    public static func parse(_ bytes: [UInt8], name: String) throws(BoundaryError) -> [BoundaryFeature] {
+        var reader = GeoJSONReader(bytes: bytes, name: name)
+        return try reader.featureCollection()
+    }
+
+    private init(bytes: [UInt8], name: String) {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    private func fail(_ what: String) -> BoundaryError { .badGeoJSON(path: name, line: line, reason: what) }
+
+    // MARK: structure
+
+    private mutating func featureCollection() throws(BoundaryError) -> [BoundaryFeature] {
+        var features: [BoundaryFeature] = []
+        var sawType = false, sawFeatures = false
+        try object { (reader: inout GeoJSONReader, key: String) throws(BoundaryError) in
+            switch key {
+            case "type":
+                guard try reader.string() == "FeatureCollection" else { throw reader.fail("not a FeatureCollection") }
+                sawType = true
+            case "features":
+                try reader.array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+                    features.append(try reader.feature())
+                }
+                sawFeatures = true
+            default: throw reader.fail("unexpected member \"\(key)\" in the FeatureCollection")
+            }
+        }
+        skipSpace()
+        guard position == bytes.count else { throw fail("text after the FeatureCollection") }
+        guard sawType, sawFeatures else { throw fail("the FeatureCollection lacks \"type\" or \"features\"") }
+        return features
+    }
+
+    private mutating func feature() throws(BoundaryError) -> BoundaryFeature {
+        skipSpace()
+        let startLine = line
+        var properties: [(key: String, value: String?)]? = nil
+        var polygons: [[[GridPoint]]]? = nil
+        var sawType = false
+        try object { (reader: inout GeoJSONReader, key: String) throws(BoundaryError) in
+            switch key {
+            case "type":
+                guard try reader.string() == "Feature" else { throw reader.fail("not a Feature") }
+                sawType = true
+            case "properties":
+                var pairs: [(key: String, value: String?)] = []
+                try reader.object { (reader: inout GeoJSONReader, key: String) throws(BoundaryError) in
+                    pairs.append((key, try reader.stringOrNull()))
+                }
+                properties = pairs
+            case "geometry": polygons = try reader.geometry()
+            default: throw reader.fail("unexpected member \"\(key)\" in a Feature")
+            }
+        }
+        guard sawType, let properties, let polygons else {
+            throw fail("a Feature lacks \"type\", \"properties\" or \"geometry\"")
+        }
+        return BoundaryFeature(properties: properties, polygons: polygons, line: startLine)
+    }
+
+    private mutating func geometry() throws(BoundaryError) -> [[[GridPoint]]] {
+        var type: String? = nil
+        var coordinates: [[GridPoint]]? = nil
+        var multi: [[[GridPoint]]]? = nil
+        try object { (reader: inout GeoJSONReader, key: String) throws(BoundaryError) in
+            switch key {
+            case "type": type = try reader.string()
+            case "coordinates":
+                // The type may come after the coordinates: tell them apart by nesting depth.
+                let depth = reader.nestingDepth()
+                if depth == 3 {
+                    coordinates = try reader.polygon()
+                } else if depth == 4 {
+                    var polygons: [[[GridPoint]]] = []
+                    try reader.array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+                        polygons.append(try reader.polygon())
+                    }
+                    multi = polygons
+                } else {
+                    throw reader.fail("coordinates are not those of a Polygon or MultiPolygon")
+                }
+            default: throw reader.fail("unexpected member \"\(key)\" in a geometry")
+            }
+        }
+        switch type {
+        case "Polygon":
+            guard let coordinates else { throw fail("a Polygon without polygon coordinates") }
+            return [coordinates]
+        case "MultiPolygon":
+            guard let multi else { throw fail("a MultiPolygon without multipolygon coordinates") }
+            return multi
+        case nil: throw fail("a geometry without \"type\"")
+        case let other?: throw fail("geometry type \(other), expected Polygon or MultiPolygon")
+        }
+    }
+
+    /// How many `[` open the value at the current position (without consuming anything).
+    private mutating func nestingDepth() -> Int {
+        skipSpace()
+        var index = position, depth = 0
+        while index < bytes.count, bytes[index] == UInt8(ascii: "[") || isSpace(bytes[index]) {
+            if bytes[index] == UInt8(ascii: "[") { depth += 1 }
+            index += 1
+        }
+        return depth
+    }
+
+    private mutating func polygon() throws(BoundaryError) -> [[GridPoint]] {
+        var rings: [[GridPoint]] = []
+        try array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+            var ring: [GridPoint] = []
+            try reader.array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+                ring.append(try reader.coordinatePair())
+            }
+            guard ring.count >= 4 else { throw reader.fail("a ring of \(ring.count) positions (at least 4)") }
+            guard ring.first == ring.last else { throw reader.fail("a ring that is not closed") }
+            rings.append(ring)
+        }
+        guard !rings.isEmpty else { throw fail("a polygon without rings") }
+        return rings
+    }
+
+    private mutating func coordinatePair() throws(BoundaryError) -> GridPoint {
+        var values: [Int32] = []
+        try array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+            values.append(try reader.fixedPoint())
+        }
+        guard values.count == 2 else { throw fail("a position of \(values.count) numbers (expected 2)") }
+        guard abs(values[0]) <= 18_000_000 else { throw fail("longitude out of range") }
+        guard abs(values[1]) <= 9_000_000 else { throw fail("latitude out of range") }
+        return GridPoint(x: values[0], y: values[1])
+    }
+
+    // MARK: JSON tokens
+
+    private func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    private mutating func skipSpace() {
+        while position < bytes.count, isSpace(bytes[position]) {
+            if bytes[position] == 0x0A { line += 1 }
+            position += 1
+        }
+    }
+
+    private mutating func expect(_ byte: UInt8, _ what: String) throws(BoundaryError) {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == byte else {
+            throw fail(position < bytes.count ? "expected \(what)" : "unexpected end of file, expected \(what)")
+        }
+        position += 1
+    }
+
+    /// Whether the next token is `byte` (consumed if so).
+    private mutating func take(_ byte: UInt8) -> Bool {
+        skipSpace()
+        guard position < bytes.count, bytes[position] == byte else { return false }
+        position += 1
+        return true
+    }
+
+    /// Parses an object, calling `member` for each key with the reader at its value.
+    private mutating func object(
+        _ member: (inout GeoJSONReader, String) throws(BoundaryError) -> Void
+    ) throws(BoundaryError) {
+        try expect(UInt8(ascii: "{"), "an object")
+        var keys: Set<String> = []
+        if take(UInt8(ascii: "}")) { return }
+        repeat {
+            let key = try string()
+            guard keys.insert(key).inserted else { throw fail("duplicate member \"\(key)\"") }
+            try expect(UInt8(ascii: ":"), "':'")
+            try member(&self, key)
+        } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"), "',' or '}'")
+    }
+
+    /// Parses an array, calling `element` with the reader at each element.
+    private mutating func array(_ element: (inout GeoJSONReader) throws(BoundaryError) -> Void) throws(BoundaryError) {
+        try expect(UInt8(ascii: "["), "an array")
+        if take(UInt8(ascii: "]")) { return }
+        repeat { try element(&self) } while take(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"), "',' or ']'")
+    }
+
+    private mutating func stringOrNull() throws(BoundaryError) -> String? {
+        skipSpace()
+        if bytes[position...].starts(with: "null".utf8) {
+            position += 4
+            return nil
+        }
+        return try string()
+    }
+
+    /// A JSON string; escapes other than `\"`, `\\`, `\/` and `\uXXXX` (BMP) are errors.
+    private mutating func string() throws(BoundaryError) -> String {
+        try expect(UInt8(ascii: "\""), "a string")
+        var utf8: [UInt8] = []
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: utf8, as: UTF8.self) else {
+                    throw fail("a string that is not UTF-8")
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                guard position < bytes.count else { break }
+                let escape = bytes[position]
+                position += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                case UInt8(ascii: "u"):
+                    guard position + 4 <= bytes.count,
+                        let value = UInt32(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16),
+                        let scalar = Unicode.Scalar(value)
+                    else { throw fail("a bad \\u escape") }
+                    position += 4
+                    utf8 += Array(String(Character(scalar)).utf8)
+                default: throw fail("an unsupported escape in a string")
+                }
+            case 0..<0x20: throw fail("a control character in a string")
+            default: utf8.append(byte)
+            }
+        }
+        throw fail("unexpected end of file in a string")
+    }
+
+    /// A number with at most five decimals and no exponent, in units of 1e-5.
+    private mutating func fixedPoint() throws(BoundaryError) -> Int32 {
+        skipSpace()
+        var negative = false
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        var value: Int64 = 0, digits = 0, decimals = 0, inFraction = false
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                guard digits < 12 else { throw fail("a number with too many digits") }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+                digits += 1
+                if inFraction { decimals += 1 }
+            } else if byte == UInt8(ascii: "."), !inFraction, digits > 0 {
+                inFraction = true
+            } else {
+                break
+            }
+            position += 1
+        }
+        guard digits > 0, !(inFraction && decimals == 0) else { throw fail("expected a number") }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            throw fail("a number with an exponent")
+        }
+        guard decimals <= 5 else { throw fail("a coordinate with more than 5 decimals") }
+        for _ in decimals..<5 { value *= 10 }
+        guard value <= Int64(Int32.max) else { throw fail("a number out of range") }
+        return Int32(negative ? -value : value)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoTagCLI
+
+/// `phototag boundaries import` and `boundaries info`.
+@Suite struct BoundariesCommandTests {
+    /// Writes the three GeoJSON files of a tiny world: one zone, one country, one region.
+    static func writeLayers(to directory: String, admin1: String? = nil) throws {
+        let square = "[[[0,0],[1,0],[1,1],[0,1],[0,0]]]"
+        func collection(_ properties: String) -> String {
+            "{\"type\":\"FeatureCollection\",\"features\":[\n"
+                + "{\"type\":\"Feature\",\"properties\":\(properties),"
+                + "\"geometry\":{\"type\":\"Polygon\",\"coordinates\":\(square)}}\n]}\n"
+        }
+        try collection("{\"tzid\":\"Etc/GMT\",\"country\":null}")
+            .write(toFile: directory + "/timezones.geojson", atomically: true, encoding: .utf8)
+        try collection("{\"countryCode\":\"AA\"}")
+            .write(toFile: directory + "/countries.geojson", atomically: true, encoding: .utf8)
+        try (admin1 ?? collection("{\"countryCode\":\"AA\",\"admin1Code\":\"01\"}"))
+            .write(toFile: directory + "/admin1.geojson", atomically: true, encoding: .utf8)
+    }
+
+    @Test func importWritesATableThatOpens() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.writeLayers(to: directory)
+        let output = directory + "/test.table"
+        let result = run("boundaries", "import", "--from", directory, "--output", output, "--date=2024-01-01")
+        #expect(result.errors == "")
+        #expect(result.status == 0)
+        let size = try Data(contentsOf: URL(fileURLWithPath: output)).count
+        #expect(
+            result.output == """
+                imported 1 time zones, 1 countries, 1 admin-1 regions
+                wrote \(output) (\(grouped(size)) bytes, data of 2024-01-01)
+
+                """)
+    }
+
+    @Test func aBadFileIsNamedWithItsLine() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.writeLayers(
+            to: directory, admin1: "{\"type\":\"FeatureCollection\",\"features\":[\n{\"type\":\"Feature\"}\n]}")
+        let result = run("boundaries", "import", "--from", directory, "--output", directory + "/x.table")
+        #expect(result.status == 2)
+        #expect(
+            result.errors
+                == "phototag: \(directory)/admin1.geojson, line 2: a Feature lacks \"type\", \"properties\" or \"geometry\"\n"
+        )
+        #expect(run("boundaries", "import", "--from", directory).errors.contains("'--output' is required"))
+        #expect(run("boundaries", "import", "--from", directory, "--output", "x", "--date", "May").status == 64)
+    }
+
+    @Test func infoDescribesTheBundledTable() {
+        let result = run("boundaries", "info")
+        #expect(result.status == 0)
+        #expect(
+            result.output.hasPrefix("source: timezones.geojson, countries.geojson, admin1.geojson\ndate: 2026-12-01\n"))
+        #expect(result.output.contains("admin-1 regions: 3422\n"))
+        #expect(run("boundaries").status == 64)
+    }
+}
