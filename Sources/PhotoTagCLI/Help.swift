@@ -171,6 +171,9 @@ enum Commands {
         options: [
             OptionSpec(name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)"),
             OptionSpec(name: "--output", value: "<file>", help: "Where to write the table (required)"),
+            OptionSpec(
+                name: "--tzdata", value: "<dir>",
+                help: "A compiled tz database (zoneinfo) whose rules to store for each zone"),
             OptionSpec(name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the files')"),
             CommandSpec.help,
         ],
@@ -178,7 +181,10 @@ enum Commands {
             The folder holds timezones.geojson (properties tzid, country), countries.geojson
             (countryCode) and admin1.geojson (countryCode, admin1Code): FeatureCollections of
             Polygons and MultiPolygons with 5-decimal coordinates. A file that is not exactly
-            that is an error naming the file and line.
+            that is an error naming the file and line. With --tzdata, the UTC offset rules of
+            every zone of timezones.geojson are read from that compiled IANA tz database (TZif
+            files, e.g. /usr/share/zoneinfo) and stored in the table, for local capture times;
+            the binary never reads the machine's own tz files.
             """)
 
     static let boundariesInfo = CommandSpec(

@@ -144,6 +144,9 @@ struct ImportOptions: Equatable, Sendable {
 struct BoundariesImportOptions: Equatable, Sendable {
     var directory: String
     var output: String
+    /// A compiled IANA tz database (`zoneinfo`): the rules of every zone of the time-zone layer
+    /// are stored with the polygons. Without it, the table has no rules (no local times).
+    var tzdata: String? = nil
     var date: String? = nil
 }
 
@@ -319,6 +322,7 @@ extension Invocation {
             guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
             guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
             var options = BoundariesImportOptions(directory: directory, output: output)
+            options.tzdata = parsed.last("--tzdata")
             if let date = parsed.last("--date") {
                 guard isISODate(date) else {
                     throw reader.error("option '--date' needs a date like 2026-07-28, not '\(date)'")

@@ -122,6 +122,7 @@ public enum PhotoTag {
                 time zones: \(table.timeZoneCount)
                 countries: \(table.countryCount)
                 admin-1 regions: \(table.admin1Count)
+                tz rules: \(table.rules == nil ? "none" : "\(grouped(table.timeZoneRules.count)) bytes")
                 bytes: \(grouped(table.byteCount))
 
                 """)
@@ -564,15 +565,29 @@ struct Context {
         do {
             let names = BoundaryTableBuilder.fileNames
             let date = options.date ?? modificationDate(options.directory + "/" + names.timeZones) ?? "unknown"
-            let builder = BoundaryTableBuilder(
-                source: "\(names.timeZones), \(names.countries), \(names.admin1)", date: date)
-            let table = try builder.build(directory: options.directory)
+            let timeZones = try GeoJSONReader.read(path: options.directory + "/" + names.timeZones)
+            var rules: [UInt8] = []
+            var source = "\(names.timeZones), \(names.countries), \(names.admin1)"
+            if let tzdata = options.tzdata {
+                let zones = timeZones.compactMap { $0.property("tzid") }
+                rules = try TimeZoneRulesBuilder(zoneinfo: tzdata).build(zones: zones)
+                source += ", tz rules"
+            }
+            let builder = BoundaryTableBuilder(source: source, date: date, timeZoneRules: rules)
+            let table = try builder.build(
+                timeZones: timeZones,
+                countries: try GeoJSONReader.read(path: options.directory + "/" + names.countries),
+                admin1: try GeoJSONReader.read(path: options.directory + "/" + names.admin1),
+                names: (
+                    options.directory + "/" + names.timeZones, options.directory + "/" + names.countries,
+                    options.directory + "/" + names.admin1
+                ))
             try BoundaryTableBuilder.write(table, to: options.output)
             let opened = try BoundaryTable(tableBytes: table)
             output.write(
                 """
                 imported \(grouped(opened.timeZoneCount)) time zones, \(grouped(opened.countryCount)) countries, \
-                \(grouped(opened.admin1Count)) admin-1 regions
+                \(grouped(opened.admin1Count)) admin-1 regions\(rules.isEmpty ? "" : ", the tz rules of every zone (\(grouped(rules.count)) bytes)")
                 wrote \(options.output) (\(grouped(table.count)) bytes, data of \(date))
 
                 """)

@@ -85,7 +85,7 @@ public final class BoundaryTable: Sendable {
     public static let bundled: BoundaryTable = {
         let bytes = UnsafeRawBufferPointer(start: CBoundaryData_table(), count: CBoundaryData_tableSize())
         do {
-            return BoundaryTable(
+            return try BoundaryTable(
                 view: try BoundaryTableView(bytes: bytes, name: "the bundled boundary table"), owner: nil)
         } catch {
             // The build embeds a table that the test suite opens and checks.
@@ -93,9 +93,22 @@ public final class BoundaryTable: Sendable {
         }
     }()
 
-    private init(view: BoundaryTableView, owner: (any Sendable)?) {
+    /// The time-zone rules stored with the polygons (`boundaries import --tzdata`); `nil` when the
+    /// table has none.
+    public let rules: TimeZoneRules?
+
+    private init(view: BoundaryTableView, owner: (any Sendable)?) throws(BoundaryError) {
         self.view = view
         self.owner = owner
+        if view.timeZoneRules.isEmpty {
+            rules = nil
+        } else {
+            do {
+                rules = try TimeZoneRules(bytes: view.timeZoneRules)
+            } catch {
+                throw .notABoundaryTable(path: "the boundary table", reason: "its tz rules: \(error)")
+            }
+        }
     }
 
     /// Opens a table file written by `phototag boundaries import`, mapping it read-only.
@@ -106,13 +119,13 @@ public final class BoundaryTable: Sendable {
         } catch {
             throw .cannotRead(path: path, reason: "\(error)")
         }
-        self.init(view: try BoundaryTableView(bytes: file.bytes, name: path), owner: file)
+        try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path), owner: file)
     }
 
     /// Opens a table held in memory (as written by ``BoundaryTableBuilder``).
     public convenience init(tableBytes: [UInt8]) throws(BoundaryError) {
         let storage = BoundaryTableStorage(tableBytes)
-        self.init(view: try BoundaryTableView(bytes: storage.bytes, name: "the boundary table"), owner: storage)
+        try self.init(view: try BoundaryTableView(bytes: storage.bytes, name: "the boundary table"), owner: storage)
     }
 
     /// Where the table's data came from.

@@ -58,7 +58,8 @@ import Testing
         let result = run("boundaries", "info")
         #expect(result.status == 0)
         #expect(
-            result.output.hasPrefix("source: timezones.geojson, countries.geojson, admin1.geojson\ndate: 2026-12-01\n"))
+            result.output.hasPrefix(
+                "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules\ndate: 2026-12-01\n"))
         #expect(result.output.contains("admin-1 regions: 3422\n"))
         #expect(run("boundaries").status == 64)
     }

@@ -80,10 +80,10 @@ private struct PolygonBruteForce {
         #expect(Self.table.timeZoneCount == 444)
         #expect(Self.table.countryCount == 250)
         #expect(Self.table.admin1Count == 3422)
-        #expect(Self.table.source == "timezones.geojson, countries.geojson, admin1.geojson")
+        #expect(Self.table.source == "timezones.geojson, countries.geojson, admin1.geojson, tz rules")
         #expect(Self.table.date == "2026-12-01")
         #expect(Self.table.byteCount <= 6_500_000)
-        #expect(Self.table.timeZoneRules.count == 0)
+        #expect(Self.table.timeZoneRules.count > 100_000 && Self.table.rules != nil)
     }
 
     @Test func everyFiniteHitHasAZone() {
@@ -292,6 +292,17 @@ private struct PolygonBruteForce {
     }
 
     /// A small world: two ocean zones, two land zones that overlap, two countries, one region.
+    /// The tz rules fixture of `Fixtures/tz/` (13 zones), stored in the small table.
+    static let testRules: [UInt8] = try! TestSupport.readWholeFile(Fixtures.root + "/tz/test.tzrules")
+
+    /// Rules that are not tz rules make the table unusable (never silently rule-less).
+    @Test func aTableWithDamagedRulesIsRejected() throws {
+        let zones = [Self.square([("tzid", "Etc/GMT+2"), ("country", nil)], -40, -10, -20, 10)]
+        let bytes = try BoundaryTableBuilder(source: "test", date: "2026-01-02", timeZoneRules: [1, 2, 3])
+            .build(timeZones: zones, countries: [], admin1: [])
+        #expect(throws: BoundaryError.self) { try BoundaryTable(tableBytes: bytes) }
+    }
+
     static let smallTable: [UInt8] = {
         let zones = [square([("tzid", "Etc/GMT+2"), ("country", nil)], -40, -10, -20, 10)]
         let countries = [
@@ -303,14 +314,15 @@ private struct PolygonBruteForce {
             square([("tzid", "Test/West"), ("country", "AA")], 10, 10, 22, 20),
             square([("tzid", "Test/East"), ("country", "BB")], 18, 10, 30, 20),
         ]
-        let builder = BoundaryTableBuilder(source: "test", date: "2026-01-02", timeZoneRules: [1, 2, 3])
+        let builder = BoundaryTableBuilder(source: "test", date: "2026-01-02", timeZoneRules: testRules)
         return try! builder.build(timeZones: zones + land, countries: countries, admin1: admin1)
     }()
 
     @Test func aSmallTableAnswersByContainment() throws {
         let table = try BoundaryTable(tableBytes: Self.smallTable)
         #expect(table.source == "test" && table.date == "2026-01-02")
-        #expect(Array(table.timeZoneRules) == [1, 2, 3])
+        #expect(Array(table.timeZoneRules) == Self.testRules)
+        #expect(table.rules?.zone(named: "Europe/Berlin") != nil)
         // The land zones overlap between 18 and 22 degrees east; of equal area, the first by name.
         let overlap = table.lookup(latitude: 15, longitude: 19)
         #expect(overlap.timeZones == ["Test/West", "Test/East"])
@@ -415,5 +427,23 @@ private struct PolygonBruteForce {
             name: "x")
         #expect(parsed?.first?.polygons.first?.first?.first == GridPoint(x: -50_000, y: 0))
         #expect(parsed?.first?.property("a") == "b")
+    }
+}
+
+/// The bundled table carries the tz rules of every zone it has polygons for, so a local time can
+/// be given wherever a point is.
+@Suite struct BundledBoundaryRulesTests {
+    @Test func everyZoneOfTheBundledTableHasItsRules() throws {
+        let table = BoundaryTable.bundled
+        let rules = try #require(table.rules, "the bundled table was imported without --tzdata")
+        #expect(table.timeZoneCount == 444)
+        for index in 0..<table.timeZoneCount {
+            let name = table.timeZoneName(index)
+            #expect(rules.zone(named: name) != nil, "\(name)")
+        }
+        // One known answer through the bundled rules: Moscow in January 2010 and 2012.
+        let moscow = try #require(rules.zone(named: "Europe/Moscow"))
+        #expect(rules.offset(moscow, atUTC: 1_263_556_800).utcOffset == 3 * 3600)  // 2010-01-15T12:00Z
+        #expect(rules.offset(moscow, atUTC: 1_326_628_800).utcOffset == 4 * 3600)  // 2012-01-15T12:00Z
     }
 }
