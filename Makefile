@@ -35,7 +35,7 @@ test: deps
 # each in its own build folder. .ci/run runs this too.
 check: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
-	$(SWIFT) test --scratch-path .build/tsan --sanitize=thread
+	PHOTOTAG_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks

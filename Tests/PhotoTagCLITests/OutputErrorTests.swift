@@ -115,7 +115,13 @@ import Testing
         try Self.expectAFailedScan(into: directory)
     }
 
-    @Test func aScanPastTheFileSizeLimitFails() throws {
+    /// ThreadSanitizer's runtime itself dies under a file-size limit (it maps files of its own),
+    /// so `make check` skips this one under TSan; the tmpfs test above covers the same path there.
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["PHOTOTAG_SANITIZER"] == "thread",
+            "ThreadSanitizer's runtime cannot run under ulimit -f; the tmpfs test covers this path"))
+    func aScanPastTheFileSizeLimitFails() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // SIGXFSZ ignored (inherited through exec): write(2) fails with EFBIG instead.
