@@ -90,7 +90,7 @@ struct GeocodeRun {
     let context: Context
     let options: GeocodeOptions
     let formatter: RecordFormatter
-    let geocoder: ReverseGeocoder?
+    let geocoder: PlaceLocator?
     let workers: Int
     /// How many records have been written (they number the JSON separators).
     var written = 0
@@ -101,7 +101,7 @@ struct GeocodeRun {
     var placeless = false
 
     init(
-        context: Context, options: GeocodeOptions, formatter: RecordFormatter, geocoder: ReverseGeocoder?, workers: Int
+        context: Context, options: GeocodeOptions, formatter: RecordFormatter, geocoder: PlaceLocator?, workers: Int
     ) {
         self.context = context
         self.options = options
@@ -193,7 +193,7 @@ struct GeocodeRun {
                 switch parseCoordinate(bytes[line.range]) {
                 case .success(let coordinate):
                     record.coordinate = coordinate
-                    record.place = place.lookUp(coordinate, in: geocoder, borrowed: borrowed)
+                    record.place = place.lookUp(coordinate, in: geocoder)
                     if !record.place.found, !place.skip { result.placeless = true }
                 case .failure(let problem):
                     record.error = problem.description

@@ -163,12 +163,14 @@ struct Context {
         }
     }
 
-    /// The geocoder the place options ask for: `.some(nil)` with `--no-place`, `nil` when the
-    /// table cannot be opened (already reported).
-    func openGeocoder(_ options: PlaceOptions) -> ReverseGeocoder?? {
+    /// The locator the place options ask for: `.some(nil)` with `--no-place`, `nil` when the
+    /// table cannot be opened (already reported). The bundled places come with the bundled
+    /// boundaries; a place table of one's own (`--places`) answers by its nearest place.
+    func openGeocoder(_ options: PlaceOptions) -> PlaceLocator?? {
         guard !options.skip else { return .some(nil) }
+        guard options.places != nil else { return PlaceLocator.bundled }
         guard let geocoder = openPlaces(options.places) else { return nil }
-        return geocoder
+        return PlaceLocator(geocoder: geocoder, boundaries: nil)
     }
 
     func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {

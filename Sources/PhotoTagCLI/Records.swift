@@ -1,28 +1,81 @@
 import PhotoGPS
 import ReverseGeocoding
 
-/// What the place lookup found for one point.
+/// What the place lookup found for one point: where it is (``Location``: the country, region
+/// and zone that contain it, the nearest place inside that country, the city a person would
+/// name) and, with `--nearest k`, the k nearest places whatever their country.
 struct PlaceResult: Sendable {
-    /// The nearest place that passes the filters.
-    var nearest: PlaceMatch?
+    /// The answer; `nil` without a lookup (`--no-place`, or no position).
+    var location: Location?
     /// The k nearest (with `--nearest k`), nearest first; `nil` when not asked for.
     var nearby: [PlaceMatch]?
-    /// The nearest place borrowed from the table, instead of ``nearest``, where records are
-    /// written straight to JSON (`geocode`): no strings are made for it.
-    var view: PlaceView.Match?
-    /// The city a person would name for the point (``CityRule``), in the nearest place's country.
-    var city: CityMatch?
-    /// The city borrowed from the table, alongside ``view``.
-    var cityView: PlaceView.Match?
 
     static let none = PlaceResult()
 
-    /// Whether a place was found.
-    var found: Bool { nearest != nil || view != nil }
+    /// Whether a place was named.
+    var found: Bool { location?.nearest != nil }
 
-    /// The nearest place, made from the view if need be.
-    var nearestMatch: PlaceMatch? { nearest ?? view?.placeMatch }
+    /// The named place with its strings made.
+    var nearest: PlaceMatch? { location?.nearest?.placeMatch }
+
+    /// The time zone of the point: the zone that contains it (or the nearest place's, without
+    /// boundaries).
+    var timeZone: String? { location?.timezone }
+
+    /// The answer with its strings made, for text, CSV and the summary.
+    var answer: PlaceAnswer? { location.map(PlaceAnswer.init) }
 }
+
+/// A ``Location`` with its strings made.
+struct PlaceAnswer {
+    var basis: Location.Basis
+    var atSea: Bool
+    /// The named place: the nearest in the point's country.
+    var nearest: PlaceMatch?
+    var city: CityMatch?
+    var countryCode: String?
+    var country: String?
+    var admin1Code: String?
+    var admin1: String?
+    var admin2: String?
+    var timezone: String?
+
+    /// An answer by the nearest place alone (`basis` nearest), for tests.
+    init(nearest: PlaceMatch) {
+        basis = .nearest
+        atSea = false
+        self.nearest = nearest
+        countryCode = nearest.place.countryCode
+        country = nearest.place.country
+        admin1Code = nearest.place.admin1Code
+        admin1 = nearest.place.admin1
+        admin2 = nearest.place.admin2
+        timezone = nearest.place.timezone
+    }
+
+    init(_ location: Location) {
+        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+        basis = location.basis
+        atSea = location.atSea
+        nearest = location.nearest?.placeMatch
+        city = location.city.map { CityMatch(place: $0.view.place, distanceKm: $0.distanceKm) }
+        countryCode = location.countryCode
+        country = text(location.country)
+        admin1Code = location.admin1Code
+        admin1 = text(location.admin1)
+        admin2 = text(location.admin2)
+        timezone = location.timezone
+    }
+
+    /// The city when it is not the named place itself.
+    var distinctCity: CityMatch? {
+        guard let city, city.place.geonameId != nearest?.place.geonameId else { return nil }
+        return city
+    }
+}
+
+/// The warning of a position in no country.
+let atSeaWarning = "the position is at sea: no country contains it"
 
 /// One photo's record.
 struct PhotoRecord: Sendable {
@@ -49,24 +102,12 @@ enum Record: Sendable {
 }
 
 extension PlaceOptions {
-    /// Looks up the places for a coordinate under these options; with `borrowed`, the nearest
-    /// place as a view of the table (for JSON written straight from it).
-    func lookUp(_ coordinate: Coordinate, in geocoder: ReverseGeocoder?, borrowed: Bool = false) -> PlaceResult {
-        guard !skip, let geocoder else { return .none }
-        if borrowed, nearest == nil {
-            guard let view = geocoder.nearestPlaceView(to: coordinate, filter: filter) else { return .none }
-            let city = geocoder.cityView(near: coordinate, countryCode: view.view.countryCode, filter: filter)
-            return PlaceResult(view: view, cityView: city)
-        }
-        var result = PlaceResult.none
+    /// Looks up where a coordinate is under these options (see ``PlaceLocator``).
+    func lookUp(_ coordinate: Coordinate, in locator: PlaceLocator?) -> PlaceResult {
+        guard !skip, let locator else { return .none }
+        var result = PlaceResult(location: locator.locate(coordinate, filter: filter))
         if let nearest {
-            let nearby = geocoder.nearestPlaces(to: coordinate, count: nearest, filter: filter)
-            result = PlaceResult(nearest: nearby.first, nearby: nearby)
-        } else {
-            result = PlaceResult(nearest: geocoder.nearestPlace(to: coordinate, filter: filter))
-        }
-        if let place = result.nearest?.place {
-            result.city = geocoder.city(near: coordinate, countryCode: place.countryCode, filter: filter)
+            result.nearby = locator.geocoder.nearestPlaces(to: coordinate, count: nearest, filter: filter)
         }
         return result
     }
@@ -111,7 +152,7 @@ extension PhotoRecord {
             json.null()
         }
         json.key("place")
-        writePlace(place.nearest, city: place.city, to: &json)
+        writePlace(place.location, to: &json)
         if nearby {
             json.key("nearby")
             writeNearby(place.nearby, to: &json)
@@ -134,6 +175,7 @@ extension PhotoRecord {
         json.key("warnings")
         json.beginArray()
         for warning in reading.warnings { json.string(warning.description) }
+        if place.location?.atSea == true { json.string(atSeaWarning) }
         json.endArray()
         json.key("error")
         json.string(reading.error?.description)
@@ -150,11 +192,7 @@ extension CoordinateRecord {
         json.key("longitude")
         json.number(coordinate?.longitude)
         json.key("place")
-        if let view = place.view {
-            writePlace(view, city: place.cityView, to: &json)
-        } else {
-            writePlace(place.nearest, city: place.city, to: &json)
-        }
+        writePlace(place.location, to: &json)
         if nearby {
             json.key("nearby")
             writeNearby(place.nearby, to: &json)
@@ -167,22 +205,69 @@ extension CoordinateRecord {
     }
 }
 
-/// Writes a place match as the `place` object of DESIGN.md §5, or `null`.
-///
-/// With `city`, the object ends with `city`: `{geonameId, name, population, distanceKm}` or `null`.
-func writePlace(_ match: PlaceMatch?, city: CityMatch?? = .none, to json: inout JSONWriter) {
-    guard let match else { return json.null() }
-    writePlaceObject(
-        match.place, distanceKm: match.distanceKm, bearing: match.bearing,
-        city: city.map { $0.map { ($0.place, $0.distanceKm) } }, to: &json)
+/// Writes the `place` object of a record, its text copied from the tables' bytes: the named
+/// place's fields, with the country, region and zone of the ``Location`` (which may differ from
+/// the named place's own, across a border or at sea), then `city` and `basis`. `null` without a
+/// lookup, or when neither a place nor a country was found.
+func writePlace(_ location: Location?, to json: inout JSONWriter) {
+    guard let location, location.nearest != nil || location.countryCode != nil else { return json.null() }
+    let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
+    json.beginObject()
+    json.key("geonameId")
+    json.integer(named?.0.geonameId)
+    json.key("name")
+    json.string(utf8: named?.0.name)
+    json.key("asciiName")
+    json.string(utf8: named?.0.asciiName)
+    json.key("admin1")
+    json.string(utf8: location.admin1)
+    json.key("admin1Code")
+    json.string(location.admin1Code)
+    json.key("admin2")
+    json.string(utf8: location.admin2)
+    json.key("countryCode")
+    json.string(location.countryCode)
+    json.key("country")
+    json.string(utf8: location.country)
+    json.key("timezone")
+    json.string(location.timezone)
+    json.key("population")
+    json.integer(named?.0.population)
+    json.key("featureCode")
+    json.string(utf8: named?.0.featureCode)
+    json.key("latitude")
+    json.number(named?.0.latitude)
+    json.key("longitude")
+    json.number(named?.0.longitude)
+    json.key("distanceKm")
+    if let named { json.metres(named.1) } else { json.null() }
+    json.key("bearing")
+    json.integer(named.map { roundedBearing($0.2) })
+    json.key("city")
+    if let city = location.city {
+        let fields = city.view.fields
+        json.beginObject()
+        json.key("geonameId")
+        json.integer(fields.geonameId)
+        json.key("name")
+        json.string(utf8: fields.name)
+        json.key("population")
+        json.integer(fields.population)
+        json.key("distanceKm")
+        json.metres(city.distanceKm)
+        json.endObject()
+    } else {
+        json.null()
+    }
+    json.key("basis")
+    json.string(location.basis.rawValue)
+    json.endObject()
 }
 
-/// Writes a place borrowed from the table: the same object as ``writePlace(_:to:)-(PlaceMatch?,_)``,
-/// its text copied from the table's bytes.
-func writePlace(_ match: PlaceView.Match, city: PlaceView.Match?? = .none, to json: inout JSONWriter) {
-    writePlaceObject(
-        match.view.fields, distanceKm: match.distanceKm, bearing: match.bearing,
-        city: city.map { $0.map { ($0.view.fields, $0.distanceKm) } }, to: &json)
+/// Writes a place of `nearby`: the nearest place's own fields, as the `place` object has them
+/// (without `city` and `basis`, which belong to the point).
+func writePlace(_ match: PlaceMatch, to json: inout JSONWriter) {
+    writePlaceObject(match.place, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
 }
 
 /// Text a place's JSON is written from: a `String`, or UTF-8 bytes borrowed from the place table.
@@ -218,33 +303,31 @@ protocol PlaceFields {
 extension Place: PlaceFields {}
 extension PlaceView.Fields: PlaceFields {}
 
-/// The `place` object: one writer for both kinds of place, so that they cannot drift apart.
-@inline(__always)
-private func writePlaceObject<Fields: PlaceFields>(
-    _ place: Fields, distanceKm: Double, bearing: Double, city: (Fields, Double)??, to json: inout JSONWriter
-) {
-    typealias Text = Fields.Text
+/// A `nearby` place object.
+private func writePlaceObject(_ place: Place, distanceKm: Double, bearing: Double, to json: inout JSONWriter) {
     json.beginObject()
     json.key("geonameId")
     json.integer(place.geonameId)
     json.key("name")
-    Text.write(place.name, to: &json)
+    json.string(place.name)
     json.key("asciiName")
-    Text.write(place.asciiName, to: &json)
+    json.string(place.asciiName)
     json.key("admin1")
-    Text.write(place.admin1, to: &json)
+    json.string(place.admin1)
+    json.key("admin1Code")
+    json.string(place.admin1Code)
     json.key("admin2")
-    Text.write(place.admin2, to: &json)
+    json.string(place.admin2)
     json.key("countryCode")
-    Text.write(place.countryCode, to: &json)
+    json.string(place.countryCode)
     json.key("country")
-    Text.write(place.country, to: &json)
+    json.string(place.country)
     json.key("timezone")
-    Text.write(place.timezone, to: &json)
+    json.string(place.timezone)
     json.key("population")
     json.integer(place.population)
     json.key("featureCode")
-    Text.write(place.featureCode, to: &json)
+    json.string(place.featureCode)
     json.key("latitude")
     json.number(place.latitude)
     json.key("longitude")
@@ -253,23 +336,6 @@ private func writePlaceObject<Fields: PlaceFields>(
     json.metres(distanceKm)
     json.key("bearing")
     json.integer(roundedBearing(bearing))
-    if let city {
-        json.key("city")
-        if let (city, distanceKm) = city {
-            json.beginObject()
-            json.key("geonameId")
-            json.integer(city.geonameId)
-            json.key("name")
-            Fields.Text.write(city.name, to: &json)
-            json.key("population")
-            json.integer(city.population)
-            json.key("distanceKm")
-            json.metres(distanceKm)
-            json.endObject()
-        } else {
-            json.null()
-        }
-    }
     json.endObject()
 }
 
@@ -318,7 +384,7 @@ extension PhotoRecord {
         key()
         json.string(fix?.source.rawValue)
         for _ in CSVColumns.place { _ = names.next() }
-        writeFlatPlace(place.nearest, names: CSVColumns.place, to: &json)
+        writeFlatPlace(place.location, to: &json)
         if nearby { writeFlatNearby(place.nearby, to: &json) }
         key()
         json.string(camera?.make)
@@ -329,7 +395,7 @@ extension PhotoRecord {
         key()
         json.string(camera?.offsetTimeOriginal)
         key()
-        json.string(reading.warnings.isEmpty ? nil : reading.warnings.map(\.description).joined(separator: "; "))
+        json.string(warningsText)
         key()
         json.string(reading.error?.description)
         json.endObject()
@@ -348,13 +414,7 @@ extension CoordinateRecord {
         key()
         json.number(coordinate?.longitude)
         for _ in CSVColumns.place { _ = names.next() }
-        if let view = place.view {
-            writeFlatPlace(
-                view.view.fields, distanceKm: view.distanceKm, bearing: view.bearing, names: CSVColumns.place, to: &json
-            )
-        } else {
-            writeFlatPlace(place.nearest, names: CSVColumns.place, to: &json)
-        }
+        writeFlatPlace(place.location, to: &json)
         if nearby { writeFlatNearby(place.nearby, to: &json) }
         key()
         json.string(error)
@@ -364,61 +424,79 @@ extension CoordinateRecord {
     }
 }
 
-/// Writes a place as flat properties named `names` (``CSVColumns/place``, or their
-/// `nearby_N_` forms), all `null` without a place.
-private func writeFlatPlace(_ match: PlaceMatch?, names: [String], to json: inout JSONWriter) {
-    guard let match else {
-        for name in names {
-            json.key(named: name)
+/// Writes the place as flat properties named as ``CSVColumns/place``, all `null` without one.
+private func writeFlatPlace(_ location: Location?, to json: inout JSONWriter) {
+    var names = CSVColumns.place.makeIterator()
+    func key() { json.key(named: names.next() ?? "") }
+    guard let location, location.nearest != nil || location.countryCode != nil else {
+        for _ in CSVColumns.place {
+            key()
             json.null()
         }
         return
     }
-    writeFlatPlace(match.place, distanceKm: match.distanceKm, bearing: match.bearing, names: names, to: &json)
+    let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
+    let city = location.city.map { ($0.view.fields, $0.distanceKm) }
+    key()
+    json.integer(named?.0.geonameId)
+    key()
+    json.string(utf8: named?.0.name)
+    key()
+    json.string(utf8: named?.0.asciiName)
+    key()
+    json.string(utf8: location.admin1)
+    key()
+    json.string(location.admin1Code)
+    key()
+    json.string(utf8: location.admin2)
+    key()
+    json.string(location.countryCode)
+    key()
+    json.string(utf8: location.country)
+    key()
+    json.string(location.timezone)
+    key()
+    json.integer(named?.0.population)
+    key()
+    json.string(utf8: named?.0.featureCode)
+    key()
+    json.number(named?.0.latitude)
+    key()
+    json.number(named?.0.longitude)
+    key()
+    if let named { json.metres(named.1) } else { json.null() }
+    key()
+    json.integer(named.map { roundedBearing($0.2) })
+    key()
+    json.integer(city?.0.geonameId)
+    key()
+    json.string(utf8: city?.0.name)
+    key()
+    json.integer(city?.0.population)
+    key()
+    if let city { json.metres(city.1) } else { json.null() }
+    key()
+    json.string(location.basis.rawValue)
 }
 
-/// The flat place properties: one writer for both kinds of place, as for the `place` object.
-private func writeFlatPlace<Fields: PlaceFields>(
-    _ place: Fields, distanceKm: Double, bearing: Double, names: [String], to json: inout JSONWriter
-) {
-    typealias Text = Fields.Text
-    var names = names.makeIterator()
-    func key() { json.key(named: names.next() ?? "") }
-    key()
-    json.integer(place.geonameId)
-    key()
-    Text.write(place.name, to: &json)
-    key()
-    Text.write(place.asciiName, to: &json)
-    key()
-    Text.write(place.admin1, to: &json)
-    key()
-    Text.write(place.admin2, to: &json)
-    key()
-    Text.write(place.countryCode, to: &json)
-    key()
-    Text.write(place.country, to: &json)
-    key()
-    Text.write(place.timezone, to: &json)
-    key()
-    json.integer(place.population)
-    key()
-    Text.write(place.featureCode, to: &json)
-    key()
-    json.number(place.latitude)
-    key()
-    json.number(place.longitude)
-    key()
-    json.metres(distanceKm)
-    key()
-    json.integer(roundedBearing(bearing))
-}
-
-/// With `--nearest K`: the places found, nearest first, as `nearby_1_geoname_id`…
+/// With `--nearest K`: the places found, nearest first, as `nearby_1_geoname_id`… (the CSV's
+/// ``CSVColumns/nearbyFields``).
 private func writeFlatNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter) {
     for (index, match) in (matches ?? []).enumerated() {
-        let names = CSVColumns.place.map { "nearby_\(index + 1)_" + $0.dropFirst("place_".count) }
-        writeFlatPlace(match, names: names, to: &json)
+        var names = CSVColumns.nearbyFields.makeIterator()
+        func key() { json.key(named: "nearby_\(index + 1)_" + (names.next() ?? "")) }
+        key()
+        json.integer(match.place.geonameId)
+        key()
+        json.string(match.place.name)
+        key()
+        json.string(match.place.admin1)
+        key()
+        json.string(match.place.countryCode)
+        key()
+        json.metres(match.distanceKm)
+        key()
+        json.integer(roundedBearing(match.bearing))
     }
 }
 
@@ -427,9 +505,10 @@ private func writeFlatNearby(_ matches: [PlaceMatch]?, to json: inout JSONWriter
 /// The CSV header: the record's fields flattened, in the order of the JSON keys.
 enum CSVColumns {
     static let place = [
-        "place_geoname_id", "place_name", "place_ascii_name", "place_admin1", "place_admin2", "place_country_code",
-        "place_country", "place_timezone", "place_population", "place_feature_code", "place_latitude",
-        "place_longitude", "place_distance_km", "place_bearing",
+        "place_geoname_id", "place_name", "place_ascii_name", "place_admin1", "place_admin1_code", "place_admin2",
+        "place_country_code", "place_country", "place_timezone", "place_population", "place_feature_code",
+        "place_latitude", "place_longitude", "place_distance_km", "place_bearing", "place_city_geoname_id",
+        "place_city_name", "place_city_population", "place_city_distance_km", "place_basis",
     ]
     /// A photo's columns before `place` (its file and GPS) and after it (camera, problems).
     private static let photoFile = [
@@ -463,6 +542,14 @@ enum CSVColumns {
 }
 
 extension PhotoRecord {
+    /// Every warning of the record: the GPS reading's, then the place's (at sea).
+    var warningTexts: [String] {
+        reading.warnings.map(\.description) + (place.location?.atSea == true ? [atSeaWarning] : [])
+    }
+
+    /// The warnings joined by `; `, `nil` when there are none.
+    var warningsText: String? { warningTexts.isEmpty ? nil : warningTexts.joined(separator: "; ") }
+
     var csvFields: [String?] { csvFields(nearby: 0) }
 
     /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
@@ -473,9 +560,9 @@ extension PhotoRecord {
             file, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude), number(fix?.altitude),
             fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
             number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
-        ] + placeFields(place.nearest) + nearbyFields(place.nearby, count: count) + [
-            camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal,
-            reading.warnings.map(\.description).joined(separator: "; "), reading.error?.description,
+        ] + placeFields(place.answer) + nearbyFields(place.nearby, count: count) + [
+            camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal, warningsText ?? "",
+            reading.error?.description,
         ]
     }
 }
@@ -485,21 +572,27 @@ extension CoordinateRecord {
 
     /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
     func csvFields(nearby count: Int) -> [String?] {
-        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.nearestMatch)
+        [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.answer)
             + nearbyFields(place.nearby, count: count) + [error, line.map(String.init)]
     }
 }
 
 private func number(_ value: Double?) -> String? { value.map(\.description) }
 
-private func placeFields(_ match: PlaceMatch?) -> [String?] {
-    guard let match else { return Array(repeating: nil, count: CSVColumns.place.count) }
-    let place = match.place
+private func placeFields(_ answer: PlaceAnswer?) -> [String?] {
+    guard let answer, answer.nearest != nil || answer.countryCode != nil else {
+        return Array(repeating: nil, count: CSVColumns.place.count)
+    }
+    let named = answer.nearest
+    let place = named?.place
+    let city = answer.city
     return [
-        String(place.geonameId), place.name, place.asciiName, place.admin1, place.admin2, place.countryCode,
-        place.country, place.timezone, String(place.population), place.featureCode, place.latitude.description,
-        place.longitude.description, roundedDistance(match.distanceKm).description,
-        String(roundedBearing(match.bearing)),
+        place.map { String($0.geonameId) }, place?.name, place?.asciiName, answer.admin1, answer.admin1Code,
+        answer.admin2, answer.countryCode, answer.country, answer.timezone, place.map { String($0.population) },
+        place?.featureCode, place?.latitude.description, place?.longitude.description,
+        named.map { roundedDistance($0.distanceKm).description }, named.map { String(roundedBearing($0.bearing)) },
+        city.map { String($0.place.geonameId) }, city?.place.name, city.map { String($0.place.population) },
+        city.map { roundedDistance($0.distanceKm).description }, answer.basis.rawValue,
     ]
 }
 
@@ -560,6 +653,30 @@ func placeLabel(_ match: PlaceMatch) -> String {
     let parts = [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
     let direction = match.distanceKm < closeByKm ? "" : " " + compassPoint(match.bearing)
     return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km" + direction
+}
+
+/// How text names where a point is: `Passy, Paris, Île-de-France, FR — 1.4 km SE`, the named
+/// place, the city when it is another place, the region and country that contain the point, and
+/// where the point lies from the named place; at sea, the nearest place with its own region and
+/// country, then `(at sea)`. `nil` when no place is named.
+func placeLabel(_ answer: PlaceAnswer) -> String? {
+    guard let named = answer.nearest else { return nil }
+    var parts = [named.place.name]
+    if let city = answer.distinctCity { parts.append(city.place.name) }
+    if answer.atSea {
+        parts += [named.place.admin1, named.place.countryCode].compactMap { $0 }
+    } else {
+        parts += [answer.admin1, answer.countryCode].compactMap { $0 }
+    }
+    let direction = named.distanceKm < closeByKm ? "" : " " + compassPoint(named.bearing)
+    return parts.filter { !$0.isEmpty }.joined(separator: ", ") + " — \(fixed(named.distanceKm, 1)) km" + direction
+        + (answer.atSea ? " (at sea)" : "")
+}
+
+/// `Île-de-France, FR`: the region and country that contain a point no place is named for.
+func regionLabel(_ answer: PlaceAnswer) -> String? {
+    let parts = [answer.admin1, answer.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
 }
 
 /// Under this distance (50 m, which text rounds to `0.0 km`), text gives no direction.

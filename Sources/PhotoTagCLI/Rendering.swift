@@ -144,12 +144,13 @@ struct RecordFormatter: Sendable {
             case .located:
                 let fix = reading.fix!
                 let shown = coordinateText(fix.latitude, fix.longitude, style: coordinates)
-                if let match = photo.place.nearest {
-                    rest = style.paint(padded(shown, 23), "32") + "  " + placeLabel(match)
+                if let label = photo.place.answer.flatMap(placeLabel) {
+                    rest = style.paint(padded(shown, 23), "32") + "  " + label
                 } else if place.skip {
                     rest = style.paint(shown, "32")
                 } else {
                     rest = style.paint(padded(shown, 23), "32") + "  " + style.paint(noPlaceText, "2")
+                    if let region = photo.place.answer.flatMap(regionLabel) { rest += ", " + region }
                 }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
@@ -171,7 +172,12 @@ struct RecordFormatter: Sendable {
                 let coordinate = point.coordinate!
                 line = style.paint(
                     padded(coordinateText(coordinate.latitude, coordinate.longitude, style: coordinates), 23), "32")
-                line += "  " + (point.place.nearestMatch.map(placeLabel) ?? style.paint(noPlaceText, "2"))
+                if let label = point.place.answer.flatMap(placeLabel) {
+                    line += "  " + label
+                } else {
+                    line += "  " + style.paint(noPlaceText, "2")
+                    if let region = point.place.answer.flatMap(regionLabel) { line += ", " + region }
+                }
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
         }

@@ -20,12 +20,16 @@ struct Summary {
     /// The statuses in the order every summary lists them.
     static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
 
-    mutating func add(_ record: PhotoRecord) {
+    mutating func add(_ record: PhotoRecord) { add(record.reading.status, record.place.answer) }
+
+    /// Counts a record of `status` whose place lookup gave `answer`.
+    mutating func add(_ status: GPSReading.Status, _ answer: PlaceAnswer?) {
         total += 1
-        statuses[record.reading.status, default: 0] += 1
-        guard let place = record.place.nearestMatch?.place else { return }
-        countries[place.countryCode, default: (place.country, 0)].count += 1
-        places[place.geonameId, default: (place, 0)].count += 1
+        statuses[status, default: 0] += 1
+        guard let answer else { return }
+        // The country that contains the point (none at sea), and the place named there.
+        if let code = answer.countryCode { countries[code, default: (answer.country, 0)].count += 1 }
+        if let place = answer.nearest?.place { places[place.geonameId, default: (place, 0)].count += 1 }
     }
 
     /// `Name, Region, CC`: how the text summary names a place.

@@ -132,7 +132,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// The distance and bearing from the place at `slot` to `query` (a unit vector); `nil` beyond
     /// the filter's maximum distance.
-    private func measure(_ slot: Int, _ q: SIMD3<Double>, _ filter: PlaceFilter) -> (Double, Double)? {
+    func measure(_ slot: Int, _ q: SIMD3<Double>, _ filter: PlaceFilter) -> (Double, Double)? {
         let p = table.unitVector(at: slot)
         let cross = SIMD3(p.y * q.z - p.z * q.y, p.z * q.x - p.x * q.z, p.x * q.y - p.y * q.x)
         let angle = atan2((cross * cross).sum().squareRoot(), (p * q).sum())
@@ -201,7 +201,7 @@ public struct PlaceView: Sendable {
     }
 
     private let geocoder: ReverseGeocoder
-    private let slot: Int
+    let slot: Int
 
     init(geocoder: ReverseGeocoder, slot: Int) {
         self.geocoder = geocoder
@@ -209,7 +209,7 @@ public struct PlaceView: Sendable {
     }
 
     private var table: PlaceTable { geocoder.table }
-    private func region(_ field: Int) -> UnsafeRawBufferPointer? {
+    func region(_ field: Int) -> UnsafeRawBufferPointer? {
         table.regionIndex(at: slot).flatMap { table.utf8(at: table.regionString($0, field: field)) }
     }
 

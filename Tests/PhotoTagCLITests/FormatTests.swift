@@ -194,19 +194,30 @@ import Testing
         }
         let geocoder = try ReverseGeocoder(
             tableBytes: try PlaceTableBuilder(source: "test", date: "2026-01-01").build(places))
+        let locator = PlaceLocator(geocoder: geocoder, boundaries: nil)
         for place in places {
             let query = try #require(Coordinate(latitude: place.latitude + 0.01, longitude: place.longitude - 0.02))
-            let view = try #require(geocoder.nearestPlaceView(to: query))
+            let location = locator.locate(query)
             let owned = try #require(geocoder.nearestPlace(to: query))
+            #expect(location.nearest?.placeMatch.place == owned.place)
             for pretty in [false, true] {
                 var borrowedJSON = JSONWriter(pretty: pretty), ownedJSON = JSONWriter(pretty: pretty)
-                writePlace(view, to: &borrowedJSON)
+                writePlace(location, to: &borrowedJSON)
                 writePlace(owned, to: &ownedJSON)
-                #expect(borrowedJSON.bytes == ownedJSON.bytes, "\(place.name)")
-                #expect(view.placeMatch.place == owned.place)
+                let borrowed = try #require(
+                    try JSONSerialization.jsonObject(with: Data(borrowedJSON.bytes)) as? NSDictionary)
+                let ownedObject = try #require(
+                    try JSONSerialization.jsonObject(with: Data(ownedJSON.bytes)) as? NSDictionary)
+                // The record's place is the nearby object of the same place, plus city and basis.
+                for case let key as String in ownedObject.allKeys {
+                    #expect(
+                        (borrowed[key] as? NSObject) == (ownedObject[key] as? NSObject), "\(place.name): \(key)")
+                }
+                #expect(borrowed["basis"] as? String == "nearest")
+                #expect(borrowed.count == ownedObject.count + 2)
             }
             var json = JSONWriter(pretty: false)
-            writePlace(view, to: &json)
+            writePlace(location, to: &json)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String: Any])
             #expect(object["name"] as? String == place.name)
             #expect(object["admin1"] as? String == place.admin1)

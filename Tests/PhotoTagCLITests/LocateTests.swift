@@ -54,6 +54,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "name": "Ushuaia",
                       "asciiName": "Ushuaia",
                       "admin1": "Tierra del Fuego",
+                      "admin1Code": "23",
                       "admin2": "Ushuaia",
                       "countryCode": "AR",
                       "country": "Argentina",
@@ -64,7 +65,8 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "longitude": -68.31591,
                       "distanceKm": 4108.046,
                       "bearing": 41,
-                      "city": null
+                      "city": null,
+                      "basis": "nearest"
                     },
                     "camera": {
                       "make": "PhotoTag",

@@ -126,11 +126,7 @@ import Testing
         // 25 places, place i seen i times, plus two places of one name in one region.
         func add(_ place: Place, times: Int) {
             let match = PlaceMatch(place: place, distanceKm: 1, bearing: 0)
-            for _ in 0..<times {
-                var record = PhotoRecord(file: "p.jpg", reading: GPSReading(status: .located))
-                record.place = PlaceResult(nearest: match)
-                summary.add(record)
-            }
+            for _ in 0..<times { summary.add(.located, PlaceAnswer(nearest: match)) }
         }
         for index in 1...25 {
             add(

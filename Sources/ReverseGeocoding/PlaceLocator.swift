@@ -1,0 +1,254 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where a point is, as a person would say it: the country, region and time zone whose
+/// boundaries contain it, the nearest place inside that country, and the city a person would name.
+///
+/// The rules (see README, "Where a point is"):
+///
+/// - **Country, admin-1 region and time zone** come from the polygons of a ``BoundaryTable`` that
+///   contain the point (with its coastal fallback, see ``BoundaryTable/features(latitude:longitude:fallback:)``).
+///   An admin-1 region of another country than the point's (a Natural Earth region that lacks an
+///   enclave, such as Baarle-Hertog) is not used: `admin1` is then `nil`. In a kept overlap of two
+///   zones, the zone of the nearest place when it is one of them, otherwise the smaller zone.
+/// - **The named place** is the nearest place *inside that country* (ties: larger population,
+///   then smaller geonameid), looked for within ``countrySearchLimitKm``; a country without any
+///   place that near (Antarctica, Bouvet Island) gives no named place, never one from another
+///   country. Its `admin2` is used only when its admin-1 code is the containing region's.
+/// - **At sea** (no country polygon contains the point): the country and region are `nil`, the
+///   nearest place is named with its distance, the time zone is the (nautical) zone that contains
+///   the point, ``Location/atSea`` is set and ``Location/basis`` is ``Location/Basis/nearest``.
+/// - **Without boundaries** (a place table of one's own, `--places`): everything comes from the
+///   nearest place, as before boundaries existed; ``Location/basis`` is ``Location/Basis/nearest``.
+/// - **The city** is chosen by ``CityRule`` among the places of the point's country (the nearest
+///   place's country at sea or without boundaries).
+///
+/// A locator is immutable and serves any number of threads.
+public final class PlaceLocator: Sendable {
+    public let geocoder: ReverseGeocoder
+    public let boundaries: BoundaryTable?
+    /// Region indices of the place table by admin-1 feature, made on first need.
+    private let regions: RegionIndex
+
+    /// How far the nearest place of the point's own country is looked for, in km.
+    public static let countrySearchLimitKm = 1500.0
+
+    /// The bundled place table with the bundled boundaries.
+    public static let bundled = PlaceLocator(geocoder: .bundled, boundaries: .bundled)
+
+    public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?) {
+        self.geocoder = geocoder
+        self.boundaries = boundaries
+        regions = RegionIndex()
+    }
+
+    /// Where `coordinate` is. Only places that pass `filter` are named (as a place or a city);
+    /// the boundaries are answered whatever the filter.
+    public func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
+        guard let boundaries else { return nearestOnly(coordinate, filter: filter, rule: rule) }
+        let found = boundaries.features(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        guard found.country >= 0 else {
+            // At sea: the nearest place anywhere, and the zone of the water.
+            var location = nearestOnly(coordinate, filter: filter, rule: rule)
+            location.atSea = true
+            location.countryCode = nil
+            location.country = nil
+            location.admin1Code = nil
+            location.admin1 = nil
+            location.admin2 = nil
+            location.timezone = zone(found, nearestPlaceZone: location.nearest?.view.timezone, in: boundaries)
+            return location
+        }
+        let code = boundaries.countryCode(Int(found.country))
+        var location = Location(basis: .boundaries)
+        location.countryCode = code
+        var countryBytes = code
+        let (nearest, city) = countryBytes.withUTF8 { bytes in
+            let country = UnsafeRawBufferPointer(bytes)
+            var limited = filter
+            limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, Self.countrySearchLimitKm)
+            return (
+                geocoder.nearestPlaceView(to: coordinate, inCountry: country, filter: limited),
+                geocoder.cityView(near: coordinate, countryCode: country, filter: filter, rule: rule)
+            )
+        }
+        location.nearest = nearest
+        location.city = city
+        location.country = nearest?.view.country ?? countryName(code)
+        if found.admin1 >= 0 {
+            let admin1 = boundaries.admin1(Int(found.admin1))
+            if admin1.countryCode == code {
+                location.admin1Code = admin1.code
+                if let view = nearest?.view, view.admin1Code.map({ $0.elementsEqual(admin1.code.utf8) }) == true {
+                    location.admin1 = view.admin1
+                    location.admin2 = view.admin2
+                } else {
+                    location.admin1 = admin1Name(code, admin1.code, feature: Int(found.admin1))
+                }
+            }
+        }
+        location.timezone = zone(found, nearestPlaceZone: nearest?.view.timezone, in: boundaries)
+        return location
+    }
+
+    /// The answer of the nearest place alone (no boundaries, or at sea before the sea's fields).
+    private func nearestOnly(_ coordinate: Coordinate, filter: PlaceFilter, rule: CityRule) -> Location {
+        var location = Location(basis: .nearest)
+        guard let nearest = geocoder.nearestPlaceView(to: coordinate, filter: filter) else { return location }
+        let view = nearest.view
+        location.nearest = nearest
+        location.countryCode = String(decoding: view.countryCode, as: UTF8.self)
+        location.country = view.country
+        location.admin1Code = view.admin1Code.map { String(decoding: $0, as: UTF8.self) }
+        location.admin1 = view.admin1
+        location.admin2 = view.admin2
+        location.timezone = view.timezone.map { String(decoding: $0, as: UTF8.self) }
+        location.city = geocoder.cityView(near: coordinate, countryCode: view.countryCode, filter: filter, rule: rule)
+        return location
+    }
+
+    /// The one zone of the features: the nearest place's when it is one of two, else the smaller.
+    private func zone(
+        _ found: BoundaryFeatures, nearestPlaceZone: UnsafeRawBufferPointer?, in table: BoundaryTable
+    )
+        -> String?
+    {
+        guard found.timeZone >= 0 else { return nil }
+        let names = regions.zoneNames(table)
+        guard Int(found.timeZone) < names.count else { return nil }
+        let first = names[Int(found.timeZone)]
+        guard found.secondTimeZone >= 0, Int(found.secondTimeZone) < names.count else { return first }
+        let hit = BoundaryHit(
+            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZone)]], isOcean: false,
+            countryFromFallback: false, admin1FromFallback: false, features: found)
+        return table.preferredZone(hit, nearestPlaceZone: nearestPlaceZone.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// A country's name from the place table (any of its regions), for a point whose country has
+    /// no place near enough to name.
+    private func countryName(_ code: String) -> UnsafeRawBufferPointer? {
+        regions.lookUp(geocoder.table).country[code].flatMap { geocoder.table.utf8(at: $0) }
+    }
+
+    /// An admin-1 region's name from the place table, when the nearest place is in another region.
+    private func admin1Name(_ country: String, _ code: String, feature: Int) -> UnsafeRawBufferPointer? {
+        regions.lookUp(geocoder.table).admin1[country + "." + code].flatMap { geocoder.table.utf8(at: $0) }
+    }
+}
+
+/// The answer of ``PlaceLocator/locate(_:filter:rule:)``. Its byte fields are UTF-8 borrowed from
+/// the locator's place table, valid for as long as the locator.
+public struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
+    /// What the country, region and zone are based on.
+    public enum Basis: String, Sendable {
+        /// The polygons that contain the point.
+        case boundaries
+        /// The nearest place (a place table without boundaries, or a point at sea).
+        case nearest
+    }
+
+    public var basis: Basis
+    /// No country contains the point.
+    public var atSea = false
+    /// The named place: the nearest in the point's country (the nearest anywhere at sea).
+    public var nearest: PlaceView.Match?
+    /// The city a person would name (``CityRule``).
+    public var city: PlaceView.Match?
+    public var countryCode: String?
+    public var country: UnsafeRawBufferPointer?
+    public var admin1Code: String?
+    public var admin1: UnsafeRawBufferPointer?
+    public var admin2: UnsafeRawBufferPointer?
+    public var timezone: String?
+
+    public init(basis: Basis) { self.basis = basis }
+}
+
+extension PlaceView {
+    /// The admin-1 code of the place's region (`11` for Île-de-France), as UTF-8.
+    public var admin1Code: UnsafeRawBufferPointer? { region(2) }
+}
+
+/// The place table's region names by country code and by `country.admin1` code, and the zone
+/// names of the boundary table: made once, on the first point that needs them (a region the
+/// nearest place cannot name is rare), so that opening phototag costs nothing, then read by every
+/// thread without a lock.
+private final class RegionIndex: Sendable {
+    final class Maps: Sendable {
+        /// String offsets of country names by code, and of admin-1 names by `country.code`.
+        let country: [String: UInt32]
+        let admin1: [String: UInt32]
+
+        init(_ table: PlaceTable) {
+            var country: [String: UInt32] = [:], admin1: [String: UInt32] = [:]
+            for index in 0..<table.regionCount {
+                guard let code = table.string(at: table.regionString(index, field: 0)) else { continue }
+                let countryName = table.regionString(index, field: 1)
+                if countryName != 0, country[code] == nil { country[code] = countryName }
+                let admin1Name = table.regionString(index, field: 3)
+                if admin1Name != 0, let admin1Code = table.string(at: table.regionString(index, field: 2)) {
+                    let key = code + "." + admin1Code
+                    if admin1[key] == nil { admin1[key] = admin1Name }
+                }
+            }
+            self.country = country
+            self.admin1 = admin1
+        }
+    }
+
+    final class Zones: Sendable {
+        let names: [String]
+
+        init(_ table: BoundaryTable) { names = (0..<table.timeZoneCount).map(table.timeZoneName) }
+    }
+
+    private let maps = AtomicLazyReference<Maps>()
+    private let zones = AtomicLazyReference<Zones>()
+
+    func lookUp(_ table: PlaceTable) -> Maps { maps.load() ?? maps.storeIfNil(Maps(table)) }
+
+    func zoneNames(_ table: BoundaryTable) -> [String] { (zones.load() ?? zones.storeIfNil(Zones(table))).names }
+}
+
+extension ReverseGeocoder {
+    /// ``nearestPlaceView(to:filter:)`` among the places of one country (`countryCode` as UTF-8,
+    /// e.g. a ``PlaceView``'s), `nil` when none passes the filter.
+    public func nearestPlaceView(
+        to coordinate: Coordinate, inCountry countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none
+    ) -> PlaceView.Match? {
+        let query = coordinate.unitVector
+        var bound = Double.infinity
+        if let limit = filter.maximumDistanceKm {
+            bound = limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
+        }
+        var best = BestInCountry(country: countryCode, worst: bound)
+        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &best)
+        guard best.slot >= 0 else { return nil }
+        guard let (distance, bearing) = measure(best.slot, query, filter) else { return nil }
+        return PlaceView.Match(view: PlaceView(geocoder: self, slot: best.slot), distanceKm: distance, bearing: bearing)
+    }
+}
+
+/// The single best place of one country (the search collector of
+/// ``ReverseGeocoder/nearestPlaceView(to:inCountry:filter:)``).
+struct BestInCountry: PlaceTable.Collector {
+    let country: UnsafeRawBufferPointer
+    var worst: Double
+    var slot = -1
+
+    @inline(__always)
+    mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        // squaredChord <= worst here, so an equal distance wins only on the tie-break.
+        guard squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) else { return }
+        guard let region = table.regionIndex(at: candidate),
+            let code = table.utf8(at: table.regionString(region, field: 0)), code.elementsEqual(country)
+        else { return }
+        worst = squaredChord
+        slot = candidate
+    }
+}
