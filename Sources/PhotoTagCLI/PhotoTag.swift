@@ -260,12 +260,8 @@ struct Context {
                     if !(printed && sharesTerminal) {
                         diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n")
                     }
-                } else if output.format == .text {
-                    // An invalid GPS block's warnings are the record line itself.
-                    let shown =
-                        record.reading.status == .located
-                        ? record.warnings : record.time?.warnings.map(\.description) ?? []
-                    for warning in shown {
+                } else if output.format == .text, record.reading.status == .located {
+                    for warning in record.warnings {
                         diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
                     }
                 }
