@@ -326,3 +326,95 @@ struct TimedPhoto {
         #expect(Self.time(record) == ["2019-07-01T12:34:56Z", "2019-07-01T14:34:56+02:00", "timezone"])
     }
 }
+
+/// The `time` of every record of the dev corpus (see ``Corpus``), checked against the record's own
+/// readings and exiftool's DateTimeOriginal in the manifest. Prints how many files got each
+/// `offsetSource`.
+@Suite(.enabled(if: Corpus.available, "the dev corpus (../shared/corpus/dev/manifest.tsv) is not present"))
+struct CaptureTimeCorpusTests {
+    /// `2019-07-01T14:34:56` (the first 19 characters of the text) as seconds since the epoch.
+    static func seconds(_ text: some StringProtocol) -> Int? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return formatter.date(from: String(text.prefix(19))).map { Int($0.timeIntervalSince1970) }
+    }
+
+    /// exiftool's `2019:07:01 14:34:56[…]` as `2019-07-01T14:34:56`, when it is a real date and time.
+    static func isoDateTime(_ exif: String) -> String? {
+        let b = Array(exif.prefix(19))
+        guard b.count == 19, b[4] == ":", b[7] == ":", b[10] == " " else { return nil }
+        let text = String(b[0..<4]) + "-" + String(b[5..<7]) + "-" + String(b[8..<10]) + "T" + String(b[11...])
+        return seconds(text) == nil ? nil : text
+    }
+
+    /// `+02:00` (or the end of `2019-07-01T14:34:56.24+02:00`) as seconds east of UTC.
+    static func offset(_ text: some StringProtocol) -> Int? {
+        let tail = Array(text.suffix(6))
+        guard tail.count == 6, tail[0] == "+" || tail[0] == "-", tail[3] == ":",
+            let hours = Int(String(tail[1...2])), let minutes = Int(String(tail[4...5]))
+        else { return nil }
+        return (tail[0] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
+    @Test func everyTimeFollowsTheRule() throws {
+        let rows = try Corpus.manifest()
+        let truth = Dictionary(
+            rows.map { ($0["file"]!, $0["datetime_original"] ?? "") }, uniquingKeysWith: { a, _ in a })
+        let scan = try Binary.run(["scan", "--format", "ndjson", "-q", Corpus.directory])
+        var sources: [String: Int] = [:]
+        var checkedAgainstExiftool = 0
+        for line in scan.text.split(separator: "\n") {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let file = String((record["file"] as! String).split(separator: "/").last!)
+            let camera = record["camera"] as? [String: Any]
+            let dateTime = camera?["dateTimeOriginal"] as? String
+            let cameraOffset = camera?["offsetTimeOriginal"] as? String
+            let gpsTime = (record["gps"] as? [String: Any])?["timestamp"] as? String
+            let time = record["time"] as? [String: Any]
+            let utc = time?["utc"] as? String, local = time?["local"] as? String
+            let source = time?["offsetSource"] as? String
+            sources[time == nil ? "time null" : source ?? "offsetSource null", default: 0] += 1
+
+            // DateTimeOriginal as exiftool read it (its text may carry a fraction or an offset).
+            if let dateTime, let expected = truth[file].flatMap(Self.isoDateTime) {
+                checkedAgainstExiftool += 1
+                #expect(dateTime == expected, "\(file): DateTimeOriginal \(dateTime) vs exiftool's \(expected)")
+            }
+            guard dateTime != nil || gpsTime != nil else {
+                #expect(time == nil, "\(file): a time without DateTimeOriginal or GPS time")
+                continue
+            }
+            let utcSeconds = utc.flatMap { Self.seconds($0) }
+            if let dateTime, let cameraOffset, let offset = Self.offset(cameraOffset), abs(offset) < 15 * 3600 {
+                // utc = DateTimeOriginal − OffsetTimeOriginal, always.
+                #expect(source == "exif", "\(file)")
+                #expect(
+                    utcSeconds != nil && utcSeconds == Self.seconds(dateTime).map { $0 - offset },
+                    "\(file): \(dateTime)\(cameraOffset) gave \(utc ?? "nil")")
+            } else if dateTime == nil, let gpsTime {
+                #expect(source == "gps" && utc == gpsTime, "\(file): \(utc ?? "nil") vs the GPS time \(gpsTime)")
+            } else if source == "gps", let gpsTime, let gpsSeconds = Self.seconds(gpsTime), let utcSeconds {
+                #expect(abs(utcSeconds - gpsSeconds) <= 121, "\(file): \(utc!) vs the GPS time \(gpsTime)")
+            } else if source == "timezone", let dateTime, let local, let utcSeconds {
+                // The wall clock is kept, and local is utc shifted by the offset it shows.
+                #expect(local.prefix(19) == dateTime.prefix(19), "\(file): \(local) vs \(dateTime)")
+                #expect(
+                    Self.seconds(local).map { $0 - utcSeconds } == Self.offset(local), "\(file): \(local) vs \(utc!)")
+            } else {
+                #expect(source == nil && utc == nil && local == nil, "\(file): \(String(describing: time))")
+            }
+            if let local, let utcSeconds {
+                #expect(Self.seconds(local).map { $0 - utcSeconds } == Self.offset(local), "\(file): \(local)")
+            }
+        }
+        #expect(checkedAgainstExiftool >= 100)
+        #expect(
+            sources["exif", default: 0] > 0 && sources["gps", default: 0] > 0 && sources["timezone", default: 0] > 0)
+        print(
+            "capture time: "
+                + sources.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "; DateTimeOriginal equal to exiftool's for \(checkedAgainstExiftool) files")
+    }
+}
