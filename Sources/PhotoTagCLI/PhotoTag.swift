@@ -260,8 +260,12 @@ struct Context {
                     if !(printed && sharesTerminal) {
                         diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n")
                     }
-                } else if output.format == .text, record.reading.status == .located {
-                    for warning in record.warnings {
+                } else if output.format == .text {
+                    // An unusable GPS block's warnings are in the record line itself.
+                    let shown =
+                        record.reading.status == .located
+                        ? record.warnings : record.time?.warnings.map(\.description) ?? []
+                    for warning in shown {
                         diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
                     }
                 }

@@ -78,17 +78,14 @@ struct TimedPhoto {
         }
         if let gpsDate { gps.append(Self.ascii(0x001D, gpsDate)) }
         let make = Self.ascii(0x010F, "PhotoTag")
-        let pointers = [
-            Entry(tag: 0x8769, type: 4, count: 1, value: []), Entry(tag: 0x8825, type: 4, count: 1, value: []),
-        ]
-        let exifAt = 8 + Self.size([make] + pointers), gpsAt = exifAt + Self.size(exif)
-        let ifd0 = [
-            make, Entry(tag: 0x8769, type: 4, count: 1, value: Self.u32(exifAt)),
-            Entry(tag: 0x8825, type: 4, count: 1, value: Self.u32(gpsAt)),
-        ]
-        let tiff =
-            [0x49, 0x49, 0x2A, 0x00] + Self.u32(8) + Self.ifd(ifd0, at: 8) + Self.ifd(exif, at: exifAt)
-            + Self.ifd(gps, at: gpsAt)
+        // IFD0 (Make and the pointers), the Exif IFD, then the GPS IFD when there are GPS tags.
+        let pointerCount = gps.isEmpty ? 1 : 2
+        let ifd0Size = Self.size([make]) + 12 * pointerCount
+        let exifAt = 8 + ifd0Size, gpsAt = exifAt + Self.size(exif)
+        var ifd0 = [make, Entry(tag: 0x8769, type: 4, count: 1, value: Self.u32(exifAt))]
+        if !gps.isEmpty { ifd0.append(Entry(tag: 0x8825, type: 4, count: 1, value: Self.u32(gpsAt))) }
+        var tiff = [0x49, 0x49, 0x2A, 0x00] + Self.u32(8) + Self.ifd(ifd0, at: 8) + Self.ifd(exif, at: exifAt)
+        if !gps.isEmpty { tiff += Self.ifd(gps, at: gpsAt) }
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + [0xFF, 0xD9]
@@ -312,6 +309,20 @@ struct TimedPhoto {
         #expect(properties["time_local"] as? String == "2019-03-31T03:30:00+02:00")
         #expect(properties["time_offset_source"] as? String == "timezone")
         #expect(properties["warnings"] as? String == warning)
+    }
+
+    @Test func aPhotoWithoutPositionShowsItsCaptureTimeWarningsOnStandardErrorToo() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = TimedPhoto(dateTimeOriginal: "2019:07:01 14:34:56", offsetTimeOriginal: "+15:00")
+        try Data(photo.jpeg).write(to: URL(fileURLWithPath: folder + "/photo.jpg"))
+        let output = MemorySink(), errors = MemorySink()
+        _ = PhotoTag.run(["locate", folder + "/photo.jpg"], output: output, errors: errors)
+        #expect(
+            errors.text
+                == "phototag: \(folder)/photo.jpg: warning: OffsetTimeOriginal \"+15:00\" is not a UTC offset; ignored\n"
+        )
+        #expect(output.text.hasSuffix("no GPS\n"))
     }
 
     @Test func scanRecordsHaveTheTimeToo() throws {
