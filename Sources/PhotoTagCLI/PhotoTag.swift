@@ -262,8 +262,12 @@ struct Context {
                     if !(printed && sharesTerminal) {
                         diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n")
                     }
-                } else if output.format == .text, record.reading.status == .located {
-                    for warning in record.reading.warnings {
+                } else if output.format == .text {
+                    // An unusable GPS block's warnings are in the record line itself.
+                    let shown =
+                        record.reading.status == .located
+                        ? record.warnings : record.time?.warnings.map(\.description) ?? []
+                    for warning in shown {
                         diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
                     }
                 }
@@ -415,6 +419,7 @@ struct Context {
             if let fix = record.reading.fix {
                 record.place = place.lookUp(Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
             }
+            record.resolveTime()
             guard selection.keeps(record, format: format) else { return Processed(record: record, rendered: nil) }
             return Processed(record: record, rendered: formatter.render(.photo(record)))
         }
@@ -475,6 +480,7 @@ struct Context {
                 coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
                 record.place = place.lookUp(coordinate!, in: geocoder)
             }
+            record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
             return Processed(record: record, rendered: formatter.render(.photo(record)))
         }

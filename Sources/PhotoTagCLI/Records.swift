@@ -83,6 +83,26 @@ struct PhotoRecord: Sendable {
     var file: String
     var reading: GPSReading
     var place = PlaceResult.none
+    /// When the photo was taken (``CaptureTime``); `nil` when it has neither a DateTimeOriginal
+    /// nor a GPS date and time.
+    var time: CaptureTime? = nil
+
+    /// The record's warnings as written: the GPS reading's, the place's (at sea), then the
+    /// capture time's.
+    var warnings: [String] {
+        reading.warnings.map(\.description) + (place.location?.atSea == true ? [atSeaWarning] : [])
+            + (time?.warnings.map(\.description) ?? [])
+    }
+
+    /// Works out ``time`` from the camera's clock, the GPS time and ``PlaceResult/timeZone``,
+    /// with the tz rules compiled into the binary (read only when there is a zone).
+    mutating func resolveTime() {
+        let camera = reading.camera, zone = place.timeZone
+        time = CaptureTime.resolve(
+            dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
+            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTimestamp: reading.fix?.timestamp?.description,
+            zone: zone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
+    }
 }
 
 /// One coordinate's record (`phototag geocode`).
@@ -117,7 +137,7 @@ extension PlaceOptions {
 
 extension PhotoRecord {
     /// Writes the record as one JSON object with the fixed keys of DESIGN.md §5 (plus `camera`,
-    /// and `nearby` with `--nearest`).
+    /// `time`, and `nearby` with `--nearest`).
     func write(to json: inout JSONWriter, nearby: Bool) {
         json.beginObject()
         json.key("file")
@@ -172,10 +192,22 @@ extension PhotoRecord {
         } else {
             json.null()
         }
+        json.key("time")
+        if let time {
+            json.beginObject()
+            json.key("utc")
+            json.string(time.utc)
+            json.key("local")
+            json.string(time.local)
+            json.key("offsetSource")
+            json.string(time.offsetSource?.rawValue)
+            json.endObject()
+        } else {
+            json.null()
+        }
         json.key("warnings")
         json.beginArray()
-        for warning in reading.warnings { json.string(warning.description) }
-        if place.location?.atSea == true { json.string(atSeaWarning) }
+        for warning in warnings { json.string(warning) }
         json.endArray()
         json.key("error")
         json.string(reading.error?.description)
@@ -395,7 +427,14 @@ extension PhotoRecord {
         key()
         json.string(camera?.offsetTimeOriginal)
         key()
-        json.string(warningsText)
+        json.string(time?.utc)
+        key()
+        json.string(time?.local)
+        key()
+        json.string(time?.offsetSource?.rawValue)
+        let warnings = warnings
+        key()
+        json.string(warnings.isEmpty ? nil : warnings.joined(separator: "; "))
         key()
         json.string(reading.error?.description)
         json.endObject()
@@ -510,13 +549,15 @@ enum CSVColumns {
         "place_latitude", "place_longitude", "place_distance_km", "place_bearing", "place_city_geoname_id",
         "place_city_name", "place_city_population", "place_city_distance_km", "place_basis",
     ]
-    /// A photo's columns before `place` (its file and GPS) and after it (camera, problems).
+    /// A photo's columns before `place` (its file and GPS) and after it (camera, capture time,
+    /// problems).
     private static let photoFile = [
         "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
         "horizontal_error", "datum", "source",
     ]
     private static let photoCamera = [
-        "make", "model", "date_time_original", "offset_time_original", "warnings", "error",
+        "make", "model", "date_time_original", "offset_time_original", "time_utc", "time_local",
+        "time_offset_source", "warnings", "error",
     ]
     static let photo = photoFile + place + photoCamera
     static let coordinate = ["latitude", "longitude"] + place + ["error", "line"]
@@ -542,14 +583,6 @@ enum CSVColumns {
 }
 
 extension PhotoRecord {
-    /// Every warning of the record: the GPS reading's, then the place's (at sea).
-    var warningTexts: [String] {
-        reading.warnings.map(\.description) + (place.location?.atSea == true ? [atSeaWarning] : [])
-    }
-
-    /// The warnings joined by `; `, `nil` when there are none.
-    var warningsText: String? { warningTexts.isEmpty ? nil : warningTexts.joined(separator: "; ") }
-
     var csvFields: [String?] { csvFields(nearby: 0) }
 
     /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
@@ -561,8 +594,8 @@ extension PhotoRecord {
             fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
             number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
         ] + placeFields(place.answer) + nearbyFields(place.nearby, count: count) + [
-            camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal, warningsText ?? "",
-            reading.error?.description,
+            camera?.make, camera?.model, camera?.dateTimeOriginal, camera?.offsetTimeOriginal, time?.utc,
+            time?.local, time?.offsetSource?.rawValue, warnings.joined(separator: "; "), reading.error?.description,
         ]
     }
 }

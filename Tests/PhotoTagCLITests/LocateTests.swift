@@ -74,6 +74,11 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "dateTimeOriginal": null,
                       "offsetTimeOriginal": null
                     },
+                    "time": {
+                      "utc": "2020-02-29T09:05:00Z",
+                      "local": "2020-02-29T06:05:00-03:00",
+                      "offsetSource": "gps"
+                    },
                     "warnings": [],
                     "error": null
                   }
@@ -89,7 +94,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(output.bytes)) as? [[String: Any]])
         #expect(decoded.count == names.count)
         for record in decoded {
-            #expect(Set(record.keys) == ["file", "status", "gps", "place", "camera", "warnings", "error"])
+            #expect(Set(record.keys) == ["file", "status", "gps", "place", "camera", "time", "warnings", "error"])
         }
     }
 
