@@ -102,6 +102,37 @@ extension ReverseGeocoder {
             view: PlaceView(geocoder: self, slot: found.slot), distanceKm: found.distanceKm, bearing: bearing)
     }
 
+    /// The city (``cityView(near:countryCode:filter:rule:)``) and the nearest place of the country
+    /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree
+    /// when the nearest place is within the city rule's radius, as it is for most points on land.
+    public func cityAndNearestView(
+        near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none,
+        rule: CityRule = .standard, limitKm: Double
+    ) -> (city: PlaceView.Match?, nearest: PlaceView.Match?) {
+        let query = coordinate.unitVector
+        var chooser = CityChooser(
+            rule: rule, countryCode: countryCode,
+            maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm))
+        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &chooser)
+        var city: PlaceView.Match? = nil
+        let citySlot =
+            chooser.covering >= 0
+            ? (chooser.covering, chooser.coveringDistance)
+            : chooser.nearest >= 0 ? (chooser.nearest, chooser.nearestDistance) : nil
+        if let (slot, _) = citySlot, let (distance, bearing) = measure(slot, query, filter) {
+            city = PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
+        }
+        var limited = filter
+        limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limitKm)
+        guard chooser.closest >= 0, let (distance, bearing) = measure(chooser.closest, query, limited) else {
+            // Nothing of the country within the rule's radius: a search of its own, farther.
+            return (city, nearestPlaceView(to: coordinate, inCountry: countryCode, filter: limited))
+        }
+        let nearest = PlaceView.Match(
+            view: PlaceView(geocoder: self, slot: chooser.closest), distanceKm: distance, bearing: bearing)
+        return (city, nearest)
+    }
+
     /// The slot of the city and its distance: one search of the tree within the rule's maximum
     /// radius, scoring every place on the way (no allocation).
     private func citySlot(
@@ -132,6 +163,10 @@ struct CityChooser: PlaceTable.Collector {
     var coveringDistance = Double.infinity
     var nearest = -1
     var nearestDistance = Double.infinity
+    /// The nearest place of the country of any kind (`PPLX` too) within the radius, ranked as
+    /// ``PlaceTable/Best`` ranks: what ``PlaceLocator`` names, found in the same search.
+    var closest = -1
+    var closestSquaredChord = Double.infinity
 
     init(rule: CityRule, countryCode: UnsafeRawBufferPointer?, maximumDistanceKm: Double) {
         self.rule = rule
@@ -144,6 +179,12 @@ struct CityChooser: PlaceTable.Collector {
     }
 
     mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+        if closest < 0 || squaredChord < closestSquaredChord
+            || (squaredChord == closestSquaredChord && table.ranksBefore(slot, closest)),
+            inCountry(slot, in: table)
+        {
+            (closest, closestSquaredChord) = (slot, squaredChord)
+        }
         // The arc of the chord: 2 asin(c/2) = c + c³/24 + O(c⁵), exact to 1e-16 within 64 km.
         let chord = squaredChord.squareRoot()
         let angle = chord < 0.01 ? chord + chord * squaredChord / 24 : 2 * asin(min(1, chord / 2))
@@ -173,6 +214,14 @@ struct CityChooser: PlaceTable.Collector {
     @inline(__always)
     private func ranks(_ a: Int, _ da: Double, before b: Int, _ db: Double, in table: PlaceTable) -> Bool {
         da != db ? da < db : table.ranksBefore(a, b)
+    }
+
+    /// Whether the place is in the country (any place when no country is given).
+    private func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
+        guard let countryCode else { return true }
+        guard let region = table.regionIndex(at: slot), let code = table.utf8(at: table.regionString(region, field: 0))
+        else { return countryCode.isEmpty }
+        return code.elementsEqual(countryCode)
     }
 
     /// Whether the place may be named: in the country and not a section of a city (`PPLX`).

@@ -41,10 +41,14 @@ public final class PlaceLocator: Sendable {
     /// The bundled place table with the bundled boundaries.
     public static let bundled = PlaceLocator(geocoder: .bundled, boundaries: .bundled)
 
+    /// The zone names of the boundary table, made once (444 strings, a few microseconds).
+    private let zoneNames: [String]
+
     public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?) {
         self.geocoder = geocoder
         self.boundaries = boundaries
         regions = RegionIndex()
+        zoneNames = boundaries.map { table in (0..<table.timeZoneCount).map(table.timeZoneName) } ?? []
     }
 
     /// Where `coordinate` is. Only places that pass `filter` are named (as a place or a city);
@@ -54,13 +58,14 @@ public final class PlaceLocator: Sendable {
         let found = boundaries.features(latitude: coordinate.latitude, longitude: coordinate.longitude)
         guard found.country >= 0 else {
             // At sea: the nearest place anywhere, and the zone of the water.
-            var location = nearestOnly(coordinate, filter: filter, rule: rule)
+            var location = Location(basis: .nearest)
             location.atSea = true
-            location.countryCode = nil
-            location.country = nil
-            location.admin1Code = nil
-            location.admin1 = nil
-            location.admin2 = nil
+            location.nearest = geocoder.nearestPlaceView(to: coordinate, filter: filter)
+            // A city is within the rule's radius; far out at sea, no place is.
+            if let nearest = location.nearest, nearest.distanceKm <= rule.maximumRadiusKm {
+                location.city = geocoder.cityView(
+                    near: coordinate, countryCode: nearest.view.countryCode, filter: filter, rule: rule)
+            }
             location.timezone = zone(found, nearestPlaceZone: location.nearest?.view.timezone, in: boundaries)
             return location
         }
@@ -68,14 +73,10 @@ public final class PlaceLocator: Sendable {
         var location = Location(basis: .boundaries)
         location.countryCode = code
         var countryBytes = code
-        let (nearest, city) = countryBytes.withUTF8 { bytes in
-            let country = UnsafeRawBufferPointer(bytes)
-            var limited = filter
-            limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, Self.countrySearchLimitKm)
-            return (
-                geocoder.nearestPlaceView(to: coordinate, inCountry: country, filter: limited),
-                geocoder.cityView(near: coordinate, countryCode: country, filter: filter, rule: rule)
-            )
+        let (city, nearest) = countryBytes.withUTF8 { bytes in
+            geocoder.cityAndNearestView(
+                near: coordinate, countryCode: UnsafeRawBufferPointer(bytes), filter: filter, rule: rule,
+                limitKm: Self.countrySearchLimitKm)
         }
         location.nearest = nearest
         location.city = city
@@ -119,7 +120,7 @@ public final class PlaceLocator: Sendable {
         -> String?
     {
         guard found.timeZone >= 0 else { return nil }
-        let names = regions.zoneNames(table)
+        let names = zoneNames
         guard Int(found.timeZone) < names.count else { return nil }
         let first = names[Int(found.timeZone)]
         guard found.secondTimeZone >= 0, Int(found.secondTimeZone) < names.count else { return first }
@@ -174,8 +175,7 @@ extension PlaceView {
     public var admin1Code: UnsafeRawBufferPointer? { region(2) }
 }
 
-/// The place table's region names by country code and by `country.admin1` code, and the zone
-/// names of the boundary table: made once, on the first point that needs them (a region the
+/// The place table's region names by country code and by `country.admin1` code: made once, on the first point that needs them (a region the
 /// nearest place cannot name is rare), so that opening phototag costs nothing, then read by every
 /// thread without a lock.
 private final class RegionIndex: Sendable {
@@ -201,18 +201,9 @@ private final class RegionIndex: Sendable {
         }
     }
 
-    final class Zones: Sendable {
-        let names: [String]
-
-        init(_ table: BoundaryTable) { names = (0..<table.timeZoneCount).map(table.timeZoneName) }
-    }
-
     private let maps = AtomicLazyReference<Maps>()
-    private let zones = AtomicLazyReference<Zones>()
 
     func lookUp(_ table: PlaceTable) -> Maps { maps.load() ?? maps.storeIfNil(Maps(table)) }
-
-    func zoneNames(_ table: BoundaryTable) -> [String] { (zones.load() ?? zones.storeIfNil(Zones(table))).names }
 }
 
 extension ReverseGeocoder {

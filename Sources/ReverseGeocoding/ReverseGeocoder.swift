@@ -200,7 +200,10 @@ public struct PlaceView: Sendable {
         }
     }
 
-    private let geocoder: ReverseGeocoder
+    /// Not retained: a view is only valid while its geocoder lives (its text is the geocoder's
+    /// bytes), and geocode makes millions of views, whose reference counting was a tenth of its
+    /// time.
+    private unowned(unsafe) let geocoder: ReverseGeocoder
     let slot: Int
 
     init(geocoder: ReverseGeocoder, slot: Int) {
