@@ -219,10 +219,19 @@ enum Help {
     /// `phototag --version`: the tool, the bundled data and its credit.
     static var version: String {
         let places = ReverseGeocoder.bundled
+        let boundaries = BoundaryTable.bundled
         return """
             phototag \(toolVersion)
             Place data: \(places.source), \(grouped(places.placeCount)) places, as of \(places.date)
             Place data © GeoNames (geonames.org), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)
+            Boundaries: \(boundaries.timeZoneCount) time zones, \(boundaries.countryCount) countries, \
+            \(grouped(boundaries.admin1Count)) admin-1 regions, as of \(boundaries.date)
+            Time-zone boundaries: timezone-boundary-builder 2026e
+            (https://github.com/evansiroky/timezone-boundary-builder), data © OpenStreetMap contributors,
+            available under the Open Database License 1.0 (https://opendatacommons.org/licenses/odbl/1-0/);
+            phototag's boundary table is a derivative database offered under the same licence (see NOTICE)
+            Country and admin-1 geometry: Natural Earth (public domain); admin-1 codes: GeoNames, CC BY 4.0
+            Time-zone rules: IANA tz database 2026f (public domain)
 
             """
     }
