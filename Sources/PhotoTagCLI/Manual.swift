@@ -136,8 +136,10 @@ enum Manual {
     }
 
     /// The words that can follow `phototag`, and those that can follow `phototag help`.
-    static let commandWords = ["locate", "scan", "geocode", "places", "completions", "manpage", "help"]
-    static let helpWords = ["locate", "scan", "geocode", "places", "completions", "manpage"]
+    static let commandWords = [
+        "locate", "scan", "geocode", "places", "boundaries", "completions", "manpage", "help",
+    ]
+    static let helpWords = ["locate", "scan", "geocode", "places", "boundaries", "completions", "manpage"]
 
     /// Every option that takes a value, once, with what its value completes to. A name means the
     /// same kind of value in every command (checked by the tests).
@@ -191,12 +193,12 @@ enum Manual {
                     return
                 fi
                 local command="${COMP_WORDS[1]}" first=2
-                if [[ $command == places ]]; then
+                if [[ $command == places || $command == boundaries ]]; then
                     if [[ $COMP_CWORD -eq 2 ]]; then
                         \(bashReply(.words(["import", "info", "--help"])))
                         return
                     fi
-                    command="places ${COMP_WORDS[2]}"
+                    command="$command ${COMP_WORDS[2]}"
                     first=3
                 fi
                 # After '--', every word is an argument.
@@ -268,6 +270,7 @@ enum Manual {
         }
         script += """
                 'places:Build or describe place tables'
+                'boundaries:Build or describe boundary tables'
                 'help:Show help for commands'
               )
               if (( CURRENT == 2 )); then
@@ -286,6 +289,13 @@ enum Manual {
                   return
                 fi
                 command="places ${words[3]}"
+                skip=2
+              elif [[ $command == boundaries ]]; then
+                if (( CURRENT == 3 )); then
+                  _values 'subcommand' 'import[Build a boundary table from GeoJSON polygons]' 'info[Describe the bundled boundary table]'
+                  return
+                fi
+                command="boundaries ${words[3]}"
                 skip=2
               fi
               # Make the (sub)command the first word, as _arguments expects.
@@ -345,6 +355,7 @@ enum Manual {
             complete -c phototag -f
             complete -c phototag -n '__fish_use_subcommand' -a '\(commandList)'
             complete -c phototag -n '__fish_seen_subcommand_from places; and not __fish_seen_subcommand_from import info' -a 'import info'
+            complete -c phototag -n '__fish_seen_subcommand_from boundaries; and not __fish_seen_subcommand_from import info' -a 'import info'
             complete -c phototag -n '__fish_seen_subcommand_from help' -a '\(helpWords.joined(separator: " "))'
 
             """
