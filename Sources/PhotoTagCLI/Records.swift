@@ -216,7 +216,7 @@ extension PhotoRecord {
 }
 
 extension CoordinateRecord {
-    /// Writes the record as `{latitude, longitude, place, [nearby], error, line}`.
+    /// Writes the record as `{latitude, longitude, place, [nearby], warnings, error, line}`.
     func write(to json: inout JSONWriter, nearby: Bool) {
         json.beginObject()
         json.key("latitude")
@@ -229,6 +229,10 @@ extension CoordinateRecord {
             json.key("nearby")
             writeNearby(place.nearby, to: &json)
         }
+        json.key("warnings")
+        json.beginArray()
+        if place.location?.atSea == true { json.string(atSeaWarning) }
+        json.endArray()
         json.key("error")
         json.string(error)
         json.key("line")
@@ -456,6 +460,8 @@ extension CoordinateRecord {
         writeFlatPlace(place.location, to: &json)
         if nearby { writeFlatNearby(place.nearby, to: &json) }
         key()
+        json.string(place.location?.atSea == true ? atSeaWarning : nil)
+        key()
         json.string(error)
         key()
         json.integer(line)
@@ -560,7 +566,7 @@ enum CSVColumns {
         "time_offset_source", "warnings", "error",
     ]
     static let photo = photoFile + place + photoCamera
-    static let coordinate = ["latitude", "longitude"] + place + ["error", "line"]
+    static let coordinate = ["latitude", "longitude"] + place + ["warnings", "error", "line"]
 
     /// The fields given for each nearby place: fewer than for `place`, as there are k of them.
     static let nearbyFields = ["geoname_id", "name", "admin1", "country_code", "distance_km", "bearing"]
@@ -578,7 +584,7 @@ enum CSVColumns {
 
     /// A coordinate record's columns, with those of `nearby` places after `place`.
     static func coordinate(nearby count: Int) -> [String] {
-        ["latitude", "longitude"] + place + nearby(count) + ["error", "line"]
+        ["latitude", "longitude"] + place + nearby(count) + ["warnings", "error", "line"]
     }
 }
 
@@ -606,7 +612,9 @@ extension CoordinateRecord {
     /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
     func csvFields(nearby count: Int) -> [String?] {
         [number(coordinate?.latitude), number(coordinate?.longitude)] + placeFields(place.answer)
-            + nearbyFields(place.nearby, count: count) + [error, line.map(String.init)]
+            + nearbyFields(place.nearby, count: count) + [
+                place.location?.atSea == true ? atSeaWarning : "", error, line.map(String.init),
+            ]
     }
 }
 

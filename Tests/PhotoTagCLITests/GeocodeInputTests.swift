@@ -379,3 +379,24 @@ import Testing
         #expect(run.errors.contains("\\x1b[31m"))
     }
 }
+
+/// `geocode` answers by containment with the bundled tables.
+@Suite struct GeocodeContainmentTests {
+    @Test func atSeaTheRecordSaysSo() throws {
+        let run = GeocodeInputTests.run(["geocode", "--format", "ndjson", "0,-30", "51.4408,4.9269"])
+        let records = try GeocodeInputTests.records(run)
+        try #require(records.count == 2)
+        let sea = try #require(records[0]["place"] as? [String: Any])
+        #expect(sea["countryCode"] is NSNull && sea["basis"] as? String == "nearest")
+        #expect(sea["timezone"] as? String == "Etc/GMT+2")
+        #expect(records[0]["warnings"] as? [String] == ["the position is at sea: no country contains it"])
+        let baarle = try #require(records[1]["place"] as? [String: Any])
+        #expect(baarle["countryCode"] as? String == "BE" && baarle["basis"] as? String == "boundaries")
+        #expect(records[1]["warnings"] as? [String] == [])
+        let text = GeocodeInputTests.run(["geocode", "0,-30"]).output
+        #expect(text.hasSuffix("(at sea)\n"))
+        let csv = try parseCSV(GeocodeInputTests.run(["geocode", "--format", "csv", "0,-30"]).output)
+        let column = try #require(csv.first?.firstIndex(of: "warnings"))
+        #expect(csv[1][column] == "the position is at sea: no country contains it")
+    }
+}
