@@ -8,7 +8,8 @@ enum Commands {
         choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let places = OptionSpec(
-        name: "--places", value: "<file>", help: "Use this place table instead of the bundled one")
+        name: "--places", value: "<file>",
+        help: "Use this place table instead of the bundled one (answers by its nearest place)")
     static let nearest = OptionSpec(
         name: "--nearest", value: "<k>", help: "Also list the k nearest places (nearby)")
     static let maxDistance = OptionSpec(

@@ -43,6 +43,14 @@ enum Manual {
             if !spec.epilogue.isEmpty { page += ".PP\n" + epilogue(spec.epilogue) }
         }
         page += """
+            .SH WHERE A POINT IS
+            The country, admin-1 region and time zone of a record are those of the boundary polygons
+            (built into the binary) that contain the point; the named place is the nearest place inside
+            that country, and place.city the city a person would name (the most populous place whose
+            area of influence covers the point). At sea no country is given, the nearest place is
+            named and a warning says so; basis is then "nearest", as with a place table of one's own
+            (\\-\\-places). The local time of capture (time) uses the zone that contains the point
+            and the IANA tz rules built into the binary.
             .SH OUTPUT
             Data goes to standard output, diagnostics to standard error. JSON records have fixed keys
             in a fixed order; absent values are null. See the README for the record shape.
@@ -56,6 +64,11 @@ enum Manual {
             .SH DATA
             Place data \\(co GeoNames (geonames.org), CC BY 4.0,
             https://creativecommons.org/licenses/by/4.0/.
+            Time-zone boundaries: timezone-boundary-builder 2026e, data \\(co OpenStreetMap
+            contributors, under the Open Database License 1.0
+            (https://opendatacommons.org/licenses/odbl/1-0/); the boundary table is a derivative
+            database offered under the same licence. Country and admin-1 geometry: Natural Earth
+            (public domain). Time-zone rules: the IANA tz database 2026f (public domain).
 
             """
         return page
