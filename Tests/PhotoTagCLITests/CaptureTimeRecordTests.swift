@@ -289,7 +289,8 @@ struct TimedPhoto {
         // The record line itself is unchanged: one line, no time on it.
         #expect(text.text.split(separator: "\n").count == 1)
         #expect(text.text.contains("photo.jpg  48.858222, 2.294500  "))
-        #expect(!text.text.contains("2019"))
+        // (The temporary folder's random name may hold "2019" itself.)
+        #expect(!text.text.replacingOccurrences(of: folder, with: "").contains("2019"))
         let csv = MemorySink(), geojson = MemorySink(), errors = MemorySink()
         _ = PhotoTag.run(["locate", "--format", "csv", folder + "/photo.jpg"], output: csv, errors: errors)
         _ = PhotoTag.run(["locate", "--format", "geojson", folder + "/photo.jpg"], output: geojson, errors: errors)
