@@ -93,9 +93,11 @@ final class ProgressBar {
             line += "\u{1B}[K" + text
         }
         shownWidth = max(width, 1)
+        // Armed before the bar is written: a signal in between only erases a line already clear,
+        // while one just after the write finds the eraser ready.
+        armEraser()
         sink.write(line)
         sink.flush()
-        armEraser()
     }
 
     /// The bytes that erase the bar on screen.
@@ -124,9 +126,10 @@ final class ProgressBar {
 
     private func erase() {
         guard shown else { return }
-        disarmEraser()
+        // Disarmed after the erasing bytes are out: a signal in between erases twice, harmlessly.
         sink.write(eraser)
         sink.flush()
+        disarmEraser()
         shownWidth = 0
     }
 
@@ -147,28 +150,34 @@ final class ProgressBar {
 /// signal end the process as it would have (exit status 128 + the signal's number in a shell).
 ///
 /// The handler may only call async-signal-safe functions (`write(2)`, `signal(2)`, `raise(3)`)
-/// and read memory: the bar leaves the descriptor and the erasing bytes in fixed memory, and a
-/// count that is 0 while no bar is shown (set last when arming, first when disarming). It is
+/// and read memory: the bar leaves the descriptor and the erasing bytes in fixed memory, in two
+/// slots, and one control word (an aligned 8-byte store, which a signal cannot split) saying which
+/// slot holds the bytes and how many there are, 0 while no bar is shown. Arming writes the slot
+/// not in use, then switches the word, so a signal at any moment finds a whole eraser. It is
 /// installed with the first bar drawn, and not for a signal the process was started to ignore
 /// (`nohup`, a background job).
 enum InterruptEraser {
-    /// The erasing bytes: the descriptor (as an `Int32`), then the count, then up to 248 bytes.
+    /// The descriptor (an `Int32`), the control word at 8 (the count, and the slot in bit 32),
+    /// then two slots of ``capacity`` bytes.
     private nonisolated(unsafe) static let state: UnsafeMutableRawPointer = {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: 256, alignment: 8)
-        memory.initializeMemory(as: UInt8.self, repeating: 0, count: 256)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 16 + 2 * capacity, alignment: 8)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: 16 + 2 * capacity)
         return memory
     }()
-    private static let capacity = 240
+    private static let capacity = 120
     private nonisolated(unsafe) static var installed = false
 
     /// Makes the handler write `bytes` to `descriptor` (on a signal) from now on.
     static func arm(descriptor: Int32, bytes: [UInt8]) {
         let memory = state
-        memory.storeBytes(of: 0, toByteOffset: 8, as: Int.self)
-        memory.storeBytes(of: descriptor, as: Int32.self)
+        let control = memory.load(fromByteOffset: 8, as: Int.self)
+        let slot = control & 0xFFFF_FFFF == 0 ? 0 : 1 - (control >> 32) & 1
         let count = min(bytes.count, capacity)
-        bytes.withUnsafeBytes { (memory + 16).copyMemory(from: $0.baseAddress!, byteCount: count) }
-        memory.storeBytes(of: count, toByteOffset: 8, as: Int.self)
+        bytes.withUnsafeBytes {
+            (memory + 16 + slot * capacity).copyMemory(from: $0.baseAddress!, byteCount: count)
+        }
+        memory.storeBytes(of: descriptor, as: Int32.self)
+        memory.storeBytes(of: count | slot << 32, toByteOffset: 8, as: Int.self)
         if !installed {
             installed = true
             for number in [SIGINT, SIGTERM] { install(number) }
@@ -190,13 +199,14 @@ enum InterruptEraser {
     /// The signal handler: erase, then end by the signal itself.
     fileprivate static func erase() {
         let memory = state
-        let count = memory.load(fromByteOffset: 8, as: Int.self)
+        let control = memory.load(fromByteOffset: 8, as: Int.self)
+        let count = control & 0xFFFF_FFFF, slot = (control >> 32) & 1
         guard count > 0 else { return }
         let descriptor = memory.load(as: Int32.self)
         #if canImport(Glibc)
-            _ = Glibc.write(descriptor, memory + 16, count)
+            _ = Glibc.write(descriptor, memory + 16 + slot * capacity, count)
         #else
-            _ = Darwin.write(descriptor, memory + 16, count)
+            _ = Darwin.write(descriptor, memory + 16 + slot * capacity, count)
         #endif
     }
 }
