@@ -455,8 +455,8 @@ struct Context {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
         /// which is not a photo at all is skipped quietly.
         case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [])
-        /// A sidecar read alone (no photo beside it, or given by path).
-        case sidecar([UInt8])
+        /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
+        case sidecar([UInt8], given: Bool)
         case unreadable([UInt8], errno: Int32)
     }
 
@@ -486,11 +486,12 @@ struct Context {
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
-            case .sidecar(let path):
+            case .sidecar(let path, let given):
                 let kind = Sidecar.kind(ofName: path) ?? .xmp
                 record = SidecarMerge.record(sidecar: path, kind: kind)
-                // A .json that is not Takeout metadata (or not JSON) is most likely no sidecar at all.
-                if let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
+                // A .json found in a folder that is not Takeout metadata (or not JSON) is most
+                // likely no sidecar at all; one named by a path given is reported.
+                if !given, let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
             case .unreadable(let path, let code):
@@ -542,7 +543,7 @@ struct Context {
                     batch.append(.file(path, sniffed: false, sidecars: sidecars))
                 case .sidecar(let path):
                     found += 1
-                    batch.append(.sidecar(path))
+                    batch.append(.sidecar(path, given: path == root))
                 case .candidate(let path):
                     found += 1
                     batch.append(.file(path, sniffed: true))

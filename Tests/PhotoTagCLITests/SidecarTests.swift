@@ -149,6 +149,10 @@ import Testing
             #expect(record["status"] as? String == "located")
         }
         #expect(Self.gps(result.records[1].record)?.0 == -(33 + 51.5 / 60))
+        // Named by path, a .json that is not JSON is an error, not skipped.
+        let given = try Self.records(["scan", root + "/package.json"])
+        #expect(given.records.map { $0.record["status"] as? String } == ["error"])
+        #expect(given.status == 2)
     }
 
     @Test func theEmbeddedPositionWinsUnlessTheSidecarIsPreferred() throws {
