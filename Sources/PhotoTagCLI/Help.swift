@@ -116,7 +116,7 @@ enum Commands {
             embedded position wins when valid and the sidecar's fills in (--prefer-sidecar: the
             other way round); gps.source says which, sidecar names the file, and a warning says
             when the two are more than 100 m apart. A sidecar without its photo is a record of
-            its own; a .json that is not Takeout metadata is skipped quietly.
+            its own; a .json in a folder that is not Takeout metadata is skipped quietly.
 
             Files that cannot be read are reported as error records and on stderr (unless stderr
             is the same terminal, where the record already says it), and the scan goes on. The
