@@ -73,7 +73,7 @@ enum XMPSidecar {
         guard let properties = XMP.scan(bytes) else {
             return .failure(.malformedContainer("the XMP sidecar is not well-formed XML"))
         }
-        let decoded = XMP.decode(bytes)
+        let decoded = XMP.decode(properties)
         let date = dateOrder.lazy.compactMap { properties.values[$0] }.first
         let camera = date.flatMap(captureTime)
         var reading = GPSReading(status: .noGPS, camera: camera, warnings: decoded.warnings)

@@ -35,6 +35,11 @@ enum XMP {
         guard let properties = scan(packet) else {
             return GPSDecoding(fix: nil, warnings: [.xmpNotWellFormed])
         }
+        return decode(properties)
+    }
+
+    /// Decodes the GPS position of a packet's properties, found by ``scan(_:)``.
+    static func decode(_ properties: Properties) -> GPSDecoding {
         var warnings: [GPSWarning] = []
         var latitude: Double?, longitude: Double?, altitude: Double?
         if let text = properties.exif("GPSLatitude") ?? properties.exif("GPSLongitude").map({ _ in "" }) {
