@@ -12,7 +12,12 @@ let package = Package(
         .executableTarget(
             name: "PhotoGPSFuzzer",
             dependencies: [.product(name: "PhotoGPS", package: "phototag")]
-        )
+        ),
+        // Sidecars (XMP files, Google Takeout JSON): FUZZ_TARGET=SidecarFuzzer ./run
+        .executableTarget(
+            name: "SidecarFuzzer",
+            dependencies: [.product(name: "PhotoGPS", package: "phototag")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

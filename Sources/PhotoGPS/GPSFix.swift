@@ -10,6 +10,8 @@ public struct GPSFix: Hashable, Sendable {
         case exif
         /// An XMP packet (used when EXIF has no usable position).
         case xmp
+        /// An XMP sidecar file beside the photo (`NAME.xmp`, `NAME.EXT.xmp`), or a Google Takeout JSON file.
+        case xmpSidecar = "xmp-sidecar", takeout
     }
 
     /// Whether a direction is relative to true or magnetic north.

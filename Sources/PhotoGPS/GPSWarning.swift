@@ -42,6 +42,8 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     case xmpNotWellFormed
     /// An XMP GPS property whose text is not what the XMP specification says.
     case xmpBadValue(name: String, value: String)
+    /// A Google Takeout JSON value that is not of the kind the format uses.
+    case takeoutBadValue(name: String, value: String)
     /// IFD0's GPSInfo entry is not one LONG, so it points nowhere; the GPS block is ignored.
     case badGPSPointer(type: UInt16, count: UInt32)
     /// IFD0 runs past the end of the EXIF block, so a GPS pointer may have been lost.
@@ -91,6 +93,8 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "the XMP packet is not well-formed XML; its GPS values are not used"
         case .xmpBadValue(let name, let value):
             "XMP \(name) '\(value)' is not a valid value"
+        case .takeoutBadValue(let name, let value):
+            "Takeout JSON \(name) \(value) is not a valid value"
         case .badGPSPointer(let type, let count):
             "the GPSInfo pointer has type \(type) and \(count) components, not one LONG; ignored"
         case .ifd0CutShort:

@@ -14,8 +14,12 @@ enum XMP {
 
     /// The properties this reader looks for, as namespace URI + local name.
     static let wanted: Set<String> =
-        Set(["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSAltitudeRef"].map { exifNamespace + $0 })
+        Set(
+            ["GPSLatitude", "GPSLongitude", "GPSLatitudeRef", "GPSLongitudeRef", "GPSAltitude", "GPSAltitudeRef"]
+                .map { exifNamespace + $0 }
+        )
         .union(["GpsLatitude", "GpsLongitude", "GpsLongtitude", "AbsoluteAltitude"].map { djiNamespace + $0 })
+        .union(XMPSidecar.dateProperties)
 
     /// The values found for ``wanted`` properties.
     struct Properties {
@@ -31,13 +35,21 @@ enum XMP {
         guard let properties = scan(packet) else {
             return GPSDecoding(fix: nil, warnings: [.xmpNotWellFormed])
         }
+        return decode(properties)
+    }
+
+    /// Decodes the GPS position of a packet's properties, found by ``scan(_:)``.
+    static func decode(_ properties: Properties) -> GPSDecoding {
         var warnings: [GPSWarning] = []
         var latitude: Double?, longitude: Double?, altitude: Double?
         if let text = properties.exif("GPSLatitude") ?? properties.exif("GPSLongitude").map({ _ in "" }) {
-            latitude = coordinate(text, name: "exif:GPSLatitude", positive: "N", negative: "S", warnings: &warnings)
+            latitude = coordinate(
+                text, reference: properties.exif("GPSLatitudeRef"), name: "exif:GPSLatitude", positive: "N",
+                negative: "S", warnings: &warnings)
             if let lonText = properties.exif("GPSLongitude") {
                 longitude = coordinate(
-                    lonText, name: "exif:GPSLongitude", positive: "E", negative: "W", warnings: &warnings)
+                    lonText, reference: properties.exif("GPSLongitudeRef"), name: "exif:GPSLongitude",
+                    positive: "E", negative: "W", warnings: &warnings)
             } else {
                 warnings.append(.missing(tag: "XMP exif:GPSLongitude"))
             }
@@ -76,11 +88,28 @@ enum XMP {
             fix: GPSFix(latitude: latitude, longitude: longitude, altitude: altitude, source: .xmp), warnings: warnings)
     }
 
-    /// `DDD,MM.mmmmK` or `DDD,MM,SSK` (K is the hemisphere letter) to signed degrees.
+    /// `DDD,MM.mmmmK` or `DDD,MM,SSK` (K is the hemisphere letter) to signed degrees; or a
+    /// decimal (`52.5250816`, as photoprism and some other writers store it) signed by its
+    /// separate `reference` (`exif:GPSLatitudeRef`: `N`/`S`, `E`/`W`) when there is one.
     static func coordinate(
-        _ text: String, name: String, positive: Character, negative: Character, warnings: inout [GPSWarning]
+        _ text: String, reference: String? = nil, name: String, positive: Character, negative: Character,
+        warnings: inout [GPSWarning]
     ) -> Double? {
         let trimmed = text.trimmingSpaces
+        if let last = trimmed.last, last.isASCII, last.isNumber {
+            guard let value = decimal(trimmed) else {
+                warnings.append(.xmpBadValue(name: name, value: text))
+                return nil
+            }
+            guard let reference = reference?.trimmingSpaces else { return value }
+            switch reference.uppercased() {
+            case String(positive): return abs(value)
+            case String(negative): return -abs(value)
+            default:
+                warnings.append(.xmpBadValue(name: name + "Ref", value: reference))
+                return nil
+            }
+        }
         guard let letter = trimmed.last, letter == positive || letter == negative else {
             warnings.append(.xmpBadValue(name: name, value: text))
             return nil

@@ -38,6 +38,10 @@ struct FileWalker {
     enum Found {
         /// A file to read.
         case file([UInt8])
+        /// A photo to read with its sidecars (see ``SidecarPairing``), full paths.
+        case paired([UInt8], sidecars: [[UInt8]])
+        /// A sidecar file that belongs to no photo of its folder: read alone.
+        case sidecar([UInt8])
         /// A file without a photo extension, yielded only because of ``allFiles``: when its bytes
         /// are not a photo at all, it is skipped, not reported.
         case candidate([UInt8])
@@ -60,6 +64,8 @@ struct FileWalker {
     var noFollow = false
     /// Folders entered so far, by (device, inode).
     private var visited = Set<FolderID>()
+    /// The pairing of the folder of the last path given that is a file (see ``walk(_:_:)``).
+    private var rootPairing: (folder: [UInt8], pairing: SidecarPairing)? = nil
 
     private struct FolderID: Hashable {
         var device: UInt64
@@ -85,7 +91,15 @@ struct FileWalker {
             return
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            _ = yield(.file(root))
+            // A file given by path: a sidecar is read alone, a photo with the sidecars beside it.
+            let name = root.lastIndex(of: UInt8(ascii: "/")).map { root[($0 + 1)...] } ?? root[...]
+            if Sidecar.kind(ofName: name) != nil {
+                _ = yield(.sidecar(root))
+            } else {
+                let sidecars =
+                    info.st_mode & S_IFMT == S_IFREG ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : []
+                _ = yield(sidecars.isEmpty ? .file(root) : .paired(root, sidecars: sidecars))
+            }
             return
         }
         walkFolder(root, info, yield)
@@ -99,6 +113,28 @@ struct FileWalker {
         var depth: Int
         var entries: [Entry]
         var next = 0
+        /// The sidecars of the folder's photos, and which sidecar names belong to some photo.
+        var sidecars: [Int: [[UInt8]]] = [:]
+        var claimed = Set<[UInt8]>()
+
+        init(folder: [UInt8], relative: [UInt8], depth: Int, entries: [Entry]) {
+            self.folder = folder
+            self.relative = relative
+            self.depth = depth
+            self.entries = entries
+            let pairing = SidecarPairing(
+                names: entries.compactMap { entry in
+                    if case .file = entry.kind { return entry.name }
+                    return nil
+                })
+            guard !pairing.isEmpty else { return }
+            for (index, entry) in entries.enumerated() where PhotoFiles.hasPhotoExtension(entry.name[...]) {
+                let found = pairing.sidecars(of: entry.name)
+                guard !found.isEmpty else { continue }
+                sidecars[index] = found
+                claimed.formUnion(found)
+            }
+        }
     }
 
     private mutating func walkFolder(_ root: [UInt8], _ rootInfo: stat, _ yield: (Found) -> Bool) {
@@ -122,7 +158,8 @@ struct FileWalker {
                 stack.removeLast()
                 continue
             }
-            let entry = stack[top].entries[stack[top].next]
+            let index = stack[top].next
+            let entry = stack[top].entries[index]
             stack[top].next += 1
             let path = join(stack[top].folder, entry.name)
             let photoName = PhotoFiles.hasPhotoExtension(entry.name[...])
@@ -144,7 +181,10 @@ struct FileWalker {
                 }
             case .file:
                 if photoName {
-                    if !yield(.file(path)) { return }
+                    let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
+                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .file(path)) { return }
+                } else if Sidecar.kind(ofName: entry.name) != nil {
+                    if !stack[top].claimed.contains(entry.name), !yield(.sidecar(path)) { return }
                 } else if allFiles, !yield(.candidate(path)) {
                     return
                 }

@@ -45,7 +45,9 @@ enum Commands {
     static let jobs = OptionSpec(name: "--jobs", value: "<n>", help: "Read n files at once (default: one per core)")
     static let allRecords = OptionSpec(
         name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
-    static let selectionOptions = [filesFrom, null, jobs, allRecords]
+    static let preferSidecar = OptionSpec(
+        name: "--prefer-sidecar", help: "Take an XMP/Takeout sidecar's position over the file's own")
+    static let selectionOptions = [filesFrom, null, jobs, allRecords, preferSidecar]
 
     static let outputOptions = [format, json, coordinates, quiet]
     static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
@@ -66,9 +68,12 @@ enum Commands {
             One record per file, in argument order, then the files of --files-from in list order,
             all in one output (one JSON array). - reads the photo from standard input (its record's
             file is -); a FIFO or character device given by name (/dev/stdin, <(…)) is read too.
-            Such a stream is read into memory, up to 64 MiB. With --format geojson, only located
-            photos are written unless --all-records is given; every error is still on stderr
-            and in the exit status.
+            Such a stream is read into memory, up to 64 MiB. A photo's XMP sidecar (NAME.xmp,
+            NAME.EXT.xmp) and Google Takeout JSON (NAME.EXT.json…) beside it are read too: the
+            position embedded in the file wins when valid (--prefer-sidecar: the sidecar's), and
+            the record's sidecar names the one used; a .xmp or .json given alone is read alone.
+            With --format geojson, only located photos are written unless --all-records is given;
+            every error is still on stderr and in the exit status.
 
             \(exitStatus)
 
@@ -104,6 +109,14 @@ enum Commands {
             like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given.
+
+            Sidecars: NAME.xmp and NAME.EXT.xmp (any case), and Google Takeout's NAME.EXT.json,
+            NAME.EXT.supplemental-metadata.json, NAME.EXT(1).json for NAME(1).EXT and names cut
+            at 51 characters, are read with the photo beside them: one record, for the photo. Its
+            embedded position wins when valid and the sidecar's fills in (--prefer-sidecar: the
+            other way round); gps.source says which, sidecar names the file, and a warning says
+            when the two are more than 100 m apart. A sidecar without its photo is a record of
+            its own; a .json in a folder that is not Takeout metadata is skipped quietly.
 
             Files that cannot be read are reported as error records and on stderr (unless stderr
             is the same terminal, where the record already says it), and the scan goes on. The

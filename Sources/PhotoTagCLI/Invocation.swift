@@ -73,6 +73,8 @@ struct SelectionOptions: Equatable, Sendable {
     var jobs: Int? = nil
     /// `--all-records`: GeoJSON keeps the features without a position (null geometry).
     var allRecords = false
+    /// `--prefer-sidecar`: a sidecar's valid position wins over the file's own.
+    var preferSidecar = false
 
     /// Whether the path list is standard input.
     var listIsStandardInput: Bool { filesFrom?.bytes == [UInt8(ascii: "-")] }
@@ -416,6 +418,7 @@ struct OptionReader {
         if options.nullSeparated, options.filesFrom == nil { throw error("'--null' needs '--files-from'") }
         options.jobs = try count("--jobs", minimum: 1, maximum: 1024)
         options.allRecords = parsed.has("--all-records")
+        options.preferSidecar = parsed.has("--prefer-sidecar")
         if options.allRecords, format != .geojson {
             throw error("'--all-records' is for --format geojson (other formats always keep every record)")
         }

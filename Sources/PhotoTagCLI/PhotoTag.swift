@@ -368,9 +368,10 @@ struct Context {
         return GPSReader().read(bytes: bytes)
     }
 
-    /// What `locate` reads: a path, or the photo on standard input (`-`).
+    /// What `locate` reads: a path (with the sidecars found beside it), or the photo on standard
+    /// input (`-`).
     enum LocateItem: Sendable {
-        case path([UInt8])
+        case path([UInt8], sidecars: [[UInt8]] = [])
         case standardInput(GPSReading)
     }
 
@@ -388,12 +389,20 @@ struct Context {
                 return PhotoTag.ExitStatus.unreadable
             }
             var list = opened
-            items += list.all().map(LocateItem.path)
+            items += list.all().map { LocateItem.path($0) }
             listFile = file
+        }
+        // A photo's sidecars, found by listing its folder (once for a run of paths in one folder).
+        var pairing: (folder: [UInt8], pairing: SidecarPairing)? = nil
+        for index in items.indices {
+            guard case .path(let path, _) = items[index], Sidecar.kind(ofName: path) == nil else { continue }
+            var info = stat()
+            guard statPath(path, &info), info.st_mode & S_IFMT == S_IFREG else { continue }
+            items[index] = .path(path, sidecars: SidecarPairing.sidecars(ofPath: path, cache: &pairing))
         }
         let names = items.map { item in
             switch item {
-            case .path(let path): String(decoding: path, as: UTF8.self)
+            case .path(let path, _): String(decoding: path, as: UTF8.self)
             case .standardInput: "-"
             }
         }
@@ -409,10 +418,13 @@ struct Context {
         @Sendable func process(_ item: LocateItem) -> Processed {
             var record: PhotoRecord
             switch item {
-            case .path(let path):
-                record = PhotoRecord(
+            case .path(let path, _) where Sidecar.kind(ofName: path) != nil:
+                record = SidecarMerge.record(sidecar: path, kind: Sidecar.kind(ofName: path)!)
+            case .path(let path, let sidecars):
+                record = SidecarMerge.record(
                     file: String(decoding: path, as: UTF8.self),
-                    reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit))
+                    reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit), sidecars: sidecars,
+                    preferSidecar: selection.preferSidecar)
             case .standardInput(let reading):
                 record = PhotoRecord(file: "-", reading: reading)
             }
@@ -442,7 +454,9 @@ struct Context {
     enum ScanItem: Sendable {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
         /// which is not a photo at all is skipped quietly.
-        case file([UInt8], sniffed: Bool)
+        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [])
+        /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
+        case sidecar([UInt8], given: Bool)
         case unreadable([UInt8], errno: Int32)
     }
 
@@ -465,10 +479,19 @@ struct Context {
         @Sendable func process(_ item: ScanItem) -> Processed {
             var record: PhotoRecord
             switch item {
-            case .file(let path, let sniffed):
-                record = PhotoRecord(
-                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path))
+            case .file(let path, let sniffed, let sidecars):
+                record = SidecarMerge.record(
+                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path),
+                    sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
+                    return Processed(record: record, rendered: nil, notAPhoto: true)
+                }
+            case .sidecar(let path, let given):
+                let kind = Sidecar.kind(ofName: path) ?? .xmp
+                record = SidecarMerge.record(sidecar: path, kind: kind)
+                // A .json found in a folder that is not Takeout metadata (or not JSON) is most
+                // likely no sidecar at all; one named by a path given is reported.
+                if !given, let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
             case .unreadable(let path, let code):
@@ -515,6 +538,12 @@ struct Context {
                 case .file(let path):
                     found += 1
                     batch.append(.file(path, sniffed: false))
+                case .paired(let path, let sidecars):
+                    found += 1
+                    batch.append(.file(path, sniffed: false, sidecars: sidecars))
+                case .sidecar(let path):
+                    found += 1
+                    batch.append(.sidecar(path, given: path == root))
                 case .candidate(let path):
                     found += 1
                     batch.append(.file(path, sniffed: true))

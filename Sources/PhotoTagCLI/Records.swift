@@ -81,6 +81,9 @@ let atSeaWarning = "the position is at sea: no country contains it"
 struct PhotoRecord: Sendable {
     /// The path as given or found, shown with U+FFFD where it is not valid UTF-8.
     var file: String
+    /// The sidecar file read with the photo (its position used, or compared), or the sidecar
+    /// itself for a record of a sidecar alone; `nil` when there is none.
+    var sidecar: String? = nil
     var reading: GPSReading
     var place = PlaceResult.none
     /// When the photo was taken (``CaptureTime``); `nil` when it has neither a DateTimeOriginal
@@ -90,9 +93,13 @@ struct PhotoRecord: Sendable {
     /// The record's warnings as written: the GPS reading's, the place's (at sea), then the
     /// capture time's.
     var warnings: [String] {
-        reading.warnings.map(\.description) + (place.location?.atSea == true ? [atSeaWarning] : [])
+        reading.warnings.map(\.description) + sidecarWarnings + (place.location?.atSea == true ? [atSeaWarning] : [])
             + (time?.warnings.map(\.description) ?? [])
     }
+
+    /// What pairing with sidecars adds: a sidecar that cannot be read, the position it filled
+    /// in for, a disagreement of more than 100 m.
+    var sidecarWarnings: [String] = []
 
     /// Works out ``time`` from the camera's clock, the GPS time and ``PlaceResult/timeZone``,
     /// with the tz rules compiled into the binary (read only when there is a zone).
@@ -142,6 +149,8 @@ extension PhotoRecord {
         json.beginObject()
         json.key("file")
         json.string(file)
+        json.key("sidecar")
+        json.string(sidecar)
         json.key("status")
         json.string(reading.status.rawValue)
         json.key("gps")
@@ -398,6 +407,8 @@ extension PhotoRecord {
         key()
         json.string(file)
         key()
+        json.string(sidecar)
+        key()
         json.string(reading.status.rawValue)
         key()
         json.number(fix?.latitude)
@@ -558,7 +569,8 @@ enum CSVColumns {
     /// A photo's columns before `place` (its file and GPS) and after it (camera, capture time,
     /// problems).
     private static let photoFile = [
-        "file", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref", "speed",
+        "file", "sidecar", "status", "latitude", "longitude", "altitude", "timestamp", "direction", "direction_ref",
+        "speed",
         "horizontal_error", "datum", "source",
     ]
     private static let photoCamera = [
@@ -596,7 +608,8 @@ extension PhotoRecord {
         let fix = reading.fix
         let camera = reading.camera
         return [
-            file, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude), number(fix?.altitude),
+            file, sidecar, reading.status.rawValue, number(fix?.latitude), number(fix?.longitude),
+            number(fix?.altitude),
             fix?.timestamp?.description, number(fix?.direction), fix?.directionReference?.rawValue,
             number(fix?.speed), number(fix?.horizontalError), fix?.mapDatum, fix?.source.rawValue,
         ] + placeFields(place.answer) + nearbyFields(place.nearby, count: count) + [

@@ -36,6 +36,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                 [
                   {
                     "file": "\(path)",
+                    "sidecar": null,
                     "status": "located",
                     "gps": {
                       "latitude": -22.951869444444444,
@@ -94,7 +95,10 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(output.bytes)) as? [[String: Any]])
         #expect(decoded.count == names.count)
         for record in decoded {
-            #expect(Set(record.keys) == ["file", "status", "gps", "place", "camera", "time", "warnings", "error"])
+            #expect(
+                Set(record.keys) == [
+                    "file", "sidecar", "status", "gps", "place", "camera", "time", "warnings", "error",
+                ])
         }
     }
 

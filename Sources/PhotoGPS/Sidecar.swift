@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files that hold a photo's metadata beside it: an XMP sidecar (`NAME.xmp`,
+/// `NAME.EXT.xmp`) or a Google Takeout JSON file (`NAME.EXT.json`,
+/// `NAME.EXT.supplemental-metadata.json`). Reading one gives a ``GPSReading`` like a photo's,
+/// with ``GPSFix/Source/xmpSidecar`` or ``GPSFix/Source/takeout`` as the fix's source.
+public enum Sidecar {
+    /// The kinds of sidecar, told by the file name's extension.
+    public enum Kind: Sendable {
+        /// An XMP packet in a file of its own (`.xmp`).
+        case xmp
+        /// A Google Takeout (Google Photos export) JSON file (`.json`).
+        case takeout
+    }
+
+    /// The most read of a sidecar: real ones are a few kilobytes.
+    public static let sizeLimit = 4 << 20
+
+    /// The kind of sidecar a file name (bytes) names by its extension, ignoring case; `nil` for
+    /// any other file.
+    public static func kind(ofName name: some Collection<UInt8>) -> Kind? {
+        let lower = name.suffix(5).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+        if lower.count >= 4, lower.suffix(4).elementsEqual(".xmp".utf8) { return .xmp }
+        if lower.count == 5, lower.elementsEqual(".json".utf8) { return .takeout }
+        return nil
+    }
+
+    /// Reads the sidecar at a path given as bytes.
+    public static func read(fileAtPath path: [UInt8], kind: Kind) -> GPSReading {
+        guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
+        let bytes: [UInt8]
+        do throws(PhotoGPSError) {
+            let source = try (path + [0]).withUnsafeBufferPointer { buffer throws(PhotoGPSError) in
+                try buffer.withMemoryRebound(to: CChar.self) { characters throws(PhotoGPSError) in
+                    try FileSource(cPath: characters.baseAddress!)
+                }
+            }
+            guard source.count > 0 else { throw .emptyFile }
+            guard source.count <= sizeLimit else { throw .tooLarge(source: "the sidecar", limit: sizeLimit) }
+            bytes = try source.bytes(at: 0, length: source.count)
+        } catch {
+            return .failure(error)
+        }
+        return read(bytes: bytes, kind: kind)
+    }
+
+    /// Reads a sidecar already in memory.
+    public static func read(bytes: [UInt8], kind: Kind) -> GPSReading {
+        switch kind {
+        case .xmp: XMPSidecar.read(bytes)
+        case .takeout: TakeoutSidecar.read(bytes)
+        }
+    }
+}
+
+/// An XMP sidecar: the GPS properties of ``XMP`` (either coordinate form; a decimal one signed by
+/// `exif:GPSLatitudeRef`/`GPSLongitudeRef`) and the capture time from `exif:DateTimeOriginal`,
+/// else `xmp:CreateDate`, else `photoshop:DateCreated`.
+enum XMPSidecar {
+    static let xmpNamespace = "http://ns.adobe.com/xap/1.0/"
+    static let photoshopNamespace = "http://ns.adobe.com/photoshop/1.0/"
+    /// The capture-time properties, in the order they are tried.
+    static let dateOrder = [
+        XMP.exifNamespace + "DateTimeOriginal", xmpNamespace + "CreateDate", photoshopNamespace + "DateCreated",
+    ]
+    static let dateProperties = Set(dateOrder)
+
+    static func read(_ bytes: [UInt8]) -> GPSReading {
+        guard let properties = XMP.scan(bytes) else {
+            return .failure(.malformedContainer("the XMP sidecar is not well-formed XML"))
+        }
+        let decoded = XMP.decode(properties)
+        let date = dateOrder.lazy.compactMap { properties.values[$0] }.first
+        let camera = date.flatMap(captureTime)
+        var reading = GPSReading(status: .noGPS, camera: camera, warnings: decoded.warnings)
+        if var fix = decoded.fix {
+            fix.source = .xmpSidecar
+            reading.status = .located
+            reading.fix = fix
+        } else if !decoded.warnings.isEmpty {
+            reading.status = .invalidGPS
+        }
+        return reading
+    }
+
+    /// An XMP date (`2021-03-24T13:07:29+01:00`, `…Z`, `…29.5`, or no offset) as a capture time;
+    /// `nil` when it holds no time of day or is not a real date.
+    static func captureTime(_ text: String) -> CameraInfo? {
+        let bytes = Array(text.trimmingSpaces.utf8)
+        guard bytes.count >= 19 else { return nil }
+        var rest = bytes[19...]
+        var subSeconds: String? = nil
+        if rest.first == UInt8(ascii: ".") {
+            let digits = rest.dropFirst().prefix(while: { (0x30...0x39).contains($0) })
+            subSeconds = String(decoding: digits, as: UTF8.self)
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        var offset: String? = nil
+        if rest.elementsEqual("Z".utf8) {
+            offset = "+00:00"
+        } else if !rest.isEmpty {
+            offset = String(decoding: rest, as: UTF8.self)
+            guard CameraInfo.offset(offset!) != nil else { return nil }
+        }
+        let camera = CameraInfo(
+            dateTimeOriginal: String(decoding: bytes[..<19], as: UTF8.self), offsetTimeOriginal: offset,
+            subSecTimeOriginal: subSeconds)
+        return camera.dateTimeOriginal == nil ? nil : camera
+    }
+}
+
+/// A Google Takeout sidecar: `geoData` {latitude, longitude, altitude}, else `geoDataExif` (the
+/// position Google read from the photo), and `photoTakenTime.timestamp` (seconds since 1970,
+/// UTC; a string in real exports). A position of exactly 0.0, 0.0 is how Takeout says "none".
+enum TakeoutSidecar {
+    static func read(_ bytes: [UInt8]) -> GPSReading {
+        let root: JSONValue
+        do {
+            root = try JSONValue.parse(bytes)
+        } catch {
+            return .failure(.malformedContainer("the JSON sidecar is not JSON: \(error)"))
+        }
+        guard case .object = root else {
+            return .failure(.malformedContainer("the JSON sidecar is not an object"))
+        }
+        guard root["geoData"] != nil || root["geoDataExif"] != nil || root["photoTakenTime"] != nil else {
+            return .failure(.unsupportedFormat("JSON without Google Takeout metadata"))
+        }
+        var warnings: [GPSWarning] = []
+        let camera = captureTime(root["photoTakenTime"], warnings: &warnings)
+        var reading = GPSReading(status: .noGPS, camera: camera)
+        for key in ["geoData", "geoDataExif"] {
+            guard let geo = root[key] else { continue }
+            let decoded = position(geo, key: key)
+            warnings += decoded.warnings
+            if let fix = decoded.fix {
+                reading.status = .located
+                reading.fix = fix
+                break
+            }
+        }
+        if reading.status != .located, warnings.contains(where: { $0.isPositionWarning }) {
+            reading.status = .invalidGPS
+        }
+        reading.warnings = warnings
+        return reading
+    }
+
+    /// One `geoData`/`geoDataExif` object: a fix, nothing (0.0/0.0), or warnings.
+    static func position(_ geo: JSONValue, key: String) -> GPSDecoding {
+        guard case .object = geo else {
+            return GPSDecoding(fix: nil, warnings: [.takeoutBadValue(name: key, value: geo.kindName)])
+        }
+        var warnings: [GPSWarning] = []
+        func number(_ name: String) -> Double?? {
+            switch geo[name] {
+            case nil, .null?: return .some(nil)
+            case .number(let value)?: return value
+            case let other?:
+                warnings.append(.takeoutBadValue(name: "\(key).\(name)", value: other.kindName))
+                return nil
+            }
+        }
+        guard let latitudeValue = number("latitude"), let longitudeValue = number("longitude") else {
+            return GPSDecoding(fix: nil, warnings: warnings)
+        }
+        guard let latitude = latitudeValue, let longitude = longitudeValue else {
+            if latitudeValue == nil, longitudeValue == nil { return GPSDecoding(fix: nil, warnings: []) }
+            return GPSDecoding(
+                fix: nil, warnings: [.missing(tag: "Takeout \(key).\(latitudeValue == nil ? "latitude" : "longitude")")]
+            )
+        }
+        if latitude == 0, longitude == 0 { return GPSDecoding(fix: nil, warnings: []) }  // Takeout's "none"
+        guard abs(latitude) <= 90 else {
+            return GPSDecoding(
+                fix: nil, warnings: [.outOfRange(tag: "Takeout \(key).latitude", degrees: abs(latitude), limit: 90)])
+        }
+        guard abs(longitude) <= 180 else {
+            return GPSDecoding(
+                fix: nil, warnings: [.outOfRange(tag: "Takeout \(key).longitude", degrees: abs(longitude), limit: 180)])
+        }
+        let altitude = number("altitude") ?? nil
+        return GPSDecoding(
+            fix: GPSFix(latitude: latitude, longitude: longitude, altitude: altitude, source: .takeout),
+            warnings: warnings)
+    }
+
+    /// `photoTakenTime.timestamp` (a string of digits, or a number) as a UTC capture time.
+    static func captureTime(_ value: JSONValue?, warnings: inout [GPSWarning]) -> CameraInfo? {
+        guard let value else { return nil }
+        let seconds: Int64?
+        switch value["timestamp"] {
+        case .string(let text)?:
+            seconds = text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) && text.utf8.count <= 12 ? Int64(text) : nil
+        case .number(let number)?:
+            seconds = number >= 0 && number < 1e12 && number.rounded() == number ? Int64(number) : nil
+        default:
+            seconds = nil
+        }
+        guard let seconds else {
+            warnings.append(
+                .takeoutBadValue(name: "photoTakenTime.timestamp", value: value["timestamp"]?.kindName ?? "missing"))
+            return nil
+        }
+        return CameraInfo(dateTimeOriginal: utcDateTime(seconds), offsetTimeOriginal: "+00:00")
+    }
+
+    /// Seconds since 1970 as `YYYY-MM-DD HH:MM:SS` in UTC (the proleptic Gregorian calendar).
+    static func utcDateTime(_ seconds: Int64) -> String {
+        let days = seconds / 86_400, time = Int(seconds % 86_400)
+        // Howard Hinnant's civil_from_days.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+        let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        return
+            "\(pad(year, 4)):\(pad(month, 2)):\(pad(day, 2)) \(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
+    }
+}
+
+extension JSONValue {
+    /// What kind of value this is, for warnings (`a string`, `an object`…).
+    var kindName: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string(let text): "\"\(text.prefix(40))\""
+        case .number(let value): value.description
+        case .bool(let value): value.description
+        case .null: "null"
+        }
+    }
+}
+
+extension GPSWarning {
+    /// Whether the warning says the position itself is unusable (not only a companion value).
+    var isPositionWarning: Bool {
+        switch self {
+        case .takeoutBadValue(let name, _): !name.hasPrefix("photoTakenTime")
+        case .missing, .outOfRange: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,415 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoGPS
+@testable import PhotoTagCLI
+
+/// XMP sidecars and Google Takeout JSON through `scan` and `locate`, on folders laid out as
+/// real libraries and exports are.
+@Suite struct SidecarTests {
+    /// A JPEG at 48.858222, 2.2945 (Paris) and one with no EXIF at all.
+    static let located = try! Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
+    static let bare = try! Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg")))
+
+    /// An XMP sidecar's text with these `rdf:Description` attributes.
+    static func xmp(_ attributes: String) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          xmlns:xmp="http://ns.adobe.com/xap/1.0/" \(attributes)/>
+        </rdf:RDF></x:xmpmeta>
+        """
+    }
+
+    /// A Takeout JSON file's text with this `geoData` and `photoTakenTime`.
+    static func takeout(_ latitude: Double, _ longitude: Double, taken: String = "1562250000") -> String {
+        """
+        {"title": "x.jpg", "photoTakenTime": {"timestamp": "\(taken)", "formatted": ""},
+         "geoData": {"latitude": \(latitude), "longitude": \(longitude), "altitude": 12.5,
+                     "latitudeSpan": 0.0, "longitudeSpan": 0.0},
+         "geoDataExif": {"latitude": 0.0, "longitude": 0.0, "altitude": 0.0}}
+        """
+    }
+
+    /// A fresh folder holding `files` (name → contents).
+    static func folder(_ files: [String: Any]) throws -> String {
+        let root = try makeTemporaryDirectory()
+        for (name, contents) in files {
+            let path = root + "/" + name
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let data = contents as? Data ?? Data((contents as! String).utf8)
+            try data.write(to: URL(fileURLWithPath: path))
+        }
+        return root
+    }
+
+    /// `phototag ARGS --no-place --format ndjson` in-process: the records by file name (the
+    /// last path component), in output order, and the exit status.
+    static func records(
+        _ arguments: [String]
+    ) throws -> (
+        status: Int32, records: [(name: String, record: [String: Any])], errors: String
+    ) {
+        let output = MemorySink(), errors = MemorySink()
+        let status = PhotoTag.run(arguments + ["--no-place", "--format", "ndjson"], output: output, errors: errors)
+        var records: [(String, [String: Any])] = []
+        for line in output.text.split(separator: "\n") {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            records.append((String((record["file"] as! String).split(separator: "/").last!), record))
+        }
+        return (status, records, errors.text)
+    }
+
+    static func name(_ value: Any?) -> String? {
+        (value as? String).map { String($0.split(separator: "/").last!) }
+    }
+
+    static func gps(_ record: [String: Any]) -> (Double, Double, String)? {
+        guard let gps = record["gps"] as? [String: Any] else { return nil }
+        return (gps["latitude"] as! Double, gps["longitude"] as! Double, gps["source"] as! String)
+    }
+
+    @Test func oneStemWithAPhotoAnXMPAndAJSONIsOneRecordForThePhoto() throws {
+        let root = try Self.folder([
+            "IMG_0001.jpg": Self.bare,
+            "IMG_0001.xmp": Self.xmp(#"exif:GPSLatitude="52,30.978N" exif:GPSLongitude="13,22.662E""#),
+            "IMG_0001.jpg.json": Self.takeout(41.8902, 12.4922),
+            "IMG_0002.jpg": Self.bare,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["scan", root])
+        #expect(result.records.map(\.name) == ["IMG_0001.jpg", "IMG_0002.jpg"])
+        let record = result.records[0].record
+        #expect(Self.name(record["sidecar"]) == "IMG_0001.xmp")  // XMP before Takeout
+        let (latitude, longitude, source) = try #require(Self.gps(record))
+        #expect(abs(latitude - 52.5163) < 1e-9 && abs(longitude - 13.3777) < 1e-9)
+        #expect(source == "xmp-sidecar")
+        #expect(result.records[1].record["sidecar"] is NSNull)
+        // With only the JSON, the JSON fills in, and its capture time is the record's.
+        try FileManager.default.removeItem(atPath: root + "/IMG_0001.xmp")
+        let json = try Self.records(["scan", root]).records[0].record
+        #expect(Self.name(json["sidecar"]) == "IMG_0001.jpg.json")
+        #expect(Self.gps(json)?.2 == "takeout")
+        #expect((json["time"] as? [String: Any])?["utc"] as? String == "2019-07-04T14:20:00Z")
+    }
+
+    @Test func everyNamingRulePairsThePhotoWithItsSidecar() throws {
+        let long = "PXL_20190704_183015123.PORTRAIT-01.COVER_Family.jpg"
+        let medium = "IMG_20190705_101010_top_of_hill.jpg"
+        // photo → its sidecar, each with its own latitude
+        let pairs: [(String, String)] = [
+            ("a.jpg", "a.jpg.xmp"), ("b.CR2", "b.xmp"), ("C.JPG", "c.XMP"), ("d.jpg", "d.jpg.json"),
+            ("e.jpg", "e.jpg.supplemental-metadata.json"), ("f(1).jpg", "f.jpg(1).json"),
+            ("g.jpg", "g.jpg.supplemental-metadata(2).json"), ("h-edited.jpg", "h.jpg.json"),
+            (long, String(long.prefix(46)) + ".json"),
+            (medium, String((medium + ".supplemental-metadata").prefix(46)) + ".json"),
+        ]
+        var files: [String: Any] = [:]
+        for (index, (photo, sidecar)) in pairs.enumerated() {
+            files[photo] = Self.bare
+            let latitude = 10.0 + Double(index)
+            files[sidecar] =
+                sidecar.lowercased().hasSuffix(".xmp")
+                ? Self.xmp(#"exif:GPSLatitude="\#(Int(latitude)),0N" exif:GPSLongitude="1,0E""#)
+                : Self.takeout(latitude, 1)
+        }
+        files["g(2).jpg"] = Self.bare  // the (2) JSON is g(2)'s, not g's
+        files["f.jpg"] = Self.bare  // f.jpg(1).json is f(1)'s, not f's
+        let root = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["scan", root])
+        let byName = Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0.record) })
+        for (index, (photo, sidecar)) in pairs.enumerated() where photo != "g.jpg" {
+            let record = try #require(byName[photo], "\(photo) has no record")
+            #expect(Self.name(record["sidecar"]) == sidecar, "\(photo)")
+            #expect(Self.gps(record)?.0 == 10.0 + Double(index), "\(photo)")
+        }
+        #expect(byName["g.jpg"]?["status"] as? String == "no-gps")
+        #expect(Self.name(byName["g(2).jpg"]?["sidecar"]) == "g.jpg.supplemental-metadata(2).json")
+        #expect(byName["f.jpg"]?["status"] as? String == "no-gps")
+        // No sidecar is a record of its own: each belongs to a photo.
+        #expect(result.records.count == pairs.count + 2)
+    }
+
+    @Test func aSidecarWithoutItsPhotoIsARecordOfItsOwn() throws {
+        let root = try Self.folder([
+            "lost.jpg.json": Self.takeout(48.8583, 2.2945),
+            "lost.xmp": Self.xmp(#"exif:GPSLatitude="33,51.5S" exif:GPSLongitude="151,12.9E""#),
+            "metadata.json": #"{"title": "Album", "description": ""}"#,
+            "package.json": "{ not json",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["scan", root])
+        #expect(result.records.map(\.name) == ["lost.jpg.json", "lost.xmp"])
+        #expect(result.status == 0)
+        for (name, record) in result.records {
+            #expect(Self.name(record["sidecar"]) == name)
+            #expect(record["status"] as? String == "located")
+        }
+        #expect(Self.gps(result.records[1].record)?.0 == -(33 + 51.5 / 60))
+        // Named by path, a .json that is not JSON is an error, not skipped.
+        let given = try Self.records(["scan", root + "/package.json"])
+        #expect(given.records.map { $0.record["status"] as? String } == ["error"])
+        #expect(given.status == 2)
+    }
+
+    @Test func theEmbeddedPositionWinsUnlessTheSidecarIsPreferred() throws {
+        let root = try Self.folder([
+            "p.jpg": Self.located,
+            "p.jpg.xmp": Self.xmp(#"exif:GPSLatitude="52,30.978N" exif:GPSLongitude="13,22.662E""#),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let embedded = try Self.records(["scan", root]).records[0].record
+        #expect(Self.gps(embedded)?.2 == "exif")
+        #expect(Self.name(embedded["sidecar"]) == "p.jpg.xmp")
+        let preferred = try Self.records(["scan", "--prefer-sidecar", root]).records[0].record
+        #expect(Self.gps(preferred)?.2 == "xmp-sidecar")
+        #expect(Self.gps(preferred)?.0 == 52.5163)
+    }
+
+    @Test func positionsMoreThan100MetresApartGetAWarning() throws {
+        // Paris and Berlin: a warning. The same place to within ~10 m: none.
+        let far = try Self.folder([
+            "p.jpg": Self.located, "p.jpg.json": Self.takeout(52.5163, 13.3777),
+        ])
+        let near = try Self.folder([
+            "p.jpg": Self.located, "p.jpg.json": Self.takeout(48.8583, 2.2945),
+        ])
+        defer {
+            try? FileManager.default.removeItem(atPath: far)
+            try? FileManager.default.removeItem(atPath: near)
+        }
+        let warned = try Self.records(["scan", far]).records[0].record
+        let warnings = try #require(warned["warnings"] as? [String])
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("879 km apart; the file's is used") == true, "\(warnings)")
+        #expect(Self.gps(warned)?.2 == "exif")
+        let quiet = try Self.records(["scan", near]).records[0].record
+        #expect((quiet["warnings"] as? [String]) == [])
+    }
+
+    @Test func aBrokenSidecarIsAWarningOnThePhotosRecord() throws {
+        let root = try Self.folder(["p.jpg": Self.located, "p.jpg.json": #"{"geoData": {"latitude": 1,}}"#])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["scan", root])
+        let record = result.records[0].record
+        #expect(record["status"] as? String == "located")
+        #expect(
+            (record["warnings"] as? [String])?.first?.hasSuffix(
+                "p.jpg.json: malformed file: the JSON sidecar is not JSON: expected a key at byte 27") == true,
+            "\(record["warnings"] ?? "")")
+    }
+
+    @Test func locateOfAPhotoFindsItsSidecar() throws {
+        let root = try Self.folder([
+            "IMG_1234(1).jpg": Self.bare, "IMG_1234.jpg(1).json": Self.takeout(41.8902, 12.4922),
+            "other.jpg": Self.bare,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["locate", root + "/IMG_1234(1).jpg", root + "/other.jpg"])
+        #expect(result.records.map(\.name) == ["IMG_1234(1).jpg", "other.jpg"])
+        #expect(Self.name(result.records[0].record["sidecar"]) == "IMG_1234.jpg(1).json")
+        #expect(Self.gps(result.records[0].record)?.0 == 41.8902)
+        #expect(result.status == 1)  // other.jpg has no position
+        // scan of the photo by path does the same.
+        let scanned = try Self.records(["scan", root + "/IMG_1234(1).jpg"])
+        #expect(Self.name(scanned.records[0].record["sidecar"]) == "IMG_1234.jpg(1).json")
+    }
+
+    @Test func locateOfASidecarReadsItAlone() throws {
+        let root = try Self.folder([
+            "x.jpg": Self.located,
+            "x.xmp": Self.xmp(
+                #"exif:GPSLatitude="40.4169" exif:GPSLatitudeRef="N" exif:GPSLongitude="3.7035" exif:GPSLongitudeRef="W""#
+            ),
+            "bad.json": "[1, 2",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["locate", root + "/x.xmp", root + "/bad.json"])
+        let record = result.records[0].record
+        #expect(record["status"] as? String == "located")
+        #expect(Self.gps(record)?.0 == 40.4169)
+        #expect(Self.gps(record)?.1 == -3.7035)  // the Ref W signs the decimal
+        #expect(Self.name(record["sidecar"]) == "x.xmp")
+        // A broken JSON named by itself is a clear error.
+        #expect(result.records[1].record["status"] as? String == "error")
+        #expect(result.status == 2)
+        #expect(result.errors.contains("bad.json: malformed file: the JSON sidecar is not JSON"))
+    }
+
+    @Test func theSidecarColumnIsInCSVAndGeoJSON() throws {
+        let root = try Self.folder([
+            "p.jpg": Self.bare, "p.xmp": Self.xmp(#"exif:GPSLatitude="1,0N" exif:GPSLongitude="2,0E""#),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let csv = run("scan", "--no-place", "--format", "csv", root)
+        let lines = csv.output.split(separator: "\r\n")
+        #expect(lines[0].hasPrefix("file,sidecar,status,"))
+        #expect(lines[1].hasPrefix("\(root)/p.jpg,\(root)/p.xmp,located,1.0,2.0,"))
+        let geojson = run("scan", "--no-place", "--format", "geojson", root)
+        #expect(geojson.output.contains(#""file":"\#(root)/p.jpg","sidecar":"\#(root)/p.xmp","status":"located""#))
+    }
+
+    /// The Takeout fixture export (Fixtures/make_sidecars.py): every photo paired, the orphan
+    /// alone, the album's metadata.json skipped.
+    @Test func theFixtureExportPairsEveryPhoto() throws {
+        let result = try Self.records(["scan", Fixtures.root + "/sidecars/takeout"])
+        let expected: [(String, String?, Double?)] = [
+            ("IMG_0001.jpg", "IMG_0001.jpg.json", 48.8583),
+            ("IMG_0002.jpg", "IMG_0002.jpg.supplemental-metadata.json", 52.5163),  // geoData 0/0: geoDataExif
+            ("IMG_0003(1).jpg", "IMG_0003.jpg(1).json", 41.8902), ("IMG_0003.jpg", "IMG_0003.jpg.json", 40.4169),
+            ("IMG_0004-edited.jpg", "IMG_0004.jpg.json", 40.4169), ("IMG_0004.jpg", "IMG_0004.jpg.json", 40.4169),
+            ("IMG_0005.jpg", "IMG_0005.jpg.json", nil),  // 0/0 in both: no position
+            ("IMG_0006.jpg.json", "IMG_0006.jpg.json", 48.8583),
+            ("IMG_20190705_101010_top_of_hill.jpg", "IMG_20190705_101010_top_of_hill.jpg.supplement.json", 41.8902),
+            (
+                "PXL_20190704_183015123.PORTRAIT-01.COVER_Family.jpg",
+                "PXL_20190704_183015123.PORTRAIT-01.COVER_Famil.json", 52.5163
+            ),
+        ]
+        #expect(result.records.map(\.name) == expected.map(\.0))
+        for ((name, record), (_, sidecar, latitude)) in zip(result.records, expected) {
+            #expect(Self.name(record["sidecar"]) == sidecar, "\(name)")
+            #expect(Self.gps(record)?.0 == latitude, "\(name)")
+        }
+        #expect(result.records[6].record["status"] as? String == "no-gps")
+    }
+}
+
+/// The readers themselves.
+@Suite struct SidecarReaderTests {
+    @Test func takeoutJSONIsReadStrictly() throws {
+        let bad: [(String, String)] = [
+            ("{\"a\": 01}", "a number with a leading zero at byte 6"),
+            ("{\"a\": 1, \"a\": 2}", "repeated key \"a\" at byte 9"),
+            ("{\"a\": NaN}", "expected a value at byte 6"),
+            ("{\"a\": \"\\x\"}", "unknown escape at byte 8"),
+            ("{\"a\": \"\\ud800\"}", "a lone surrogate in a \\u escape at byte 13"),
+            ("{} {}", "unexpected text after the JSON value at byte 3"),
+            (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), "nested deeper than 64 at byte 64"),
+        ]
+        for (text, message) in bad {
+            let reading = Sidecar.read(bytes: Array(text.utf8), kind: .takeout)
+            #expect(reading.error == .malformedContainer("the JSON sidecar is not JSON: \(message)"), "\(text)")
+        }
+        #expect(
+            try JSONValue.parse(Array("\u{FEFF} {\"k\": [1.5e2, \"\\u00e9\\ud83d\\ude00\", true, null]}".utf8))
+                == .object([("k", .array([.number(150), .string("é😀"), .bool(true), .null]))]))
+    }
+
+    @Test func takeoutPositionRules() {
+        func read(_ json: String) -> GPSReading { Sidecar.read(bytes: Array(json.utf8), kind: .takeout) }
+        // geoData wins; 0/0 falls to geoDataExif; both 0/0 is no position.
+        let both = read(
+            #"{"geoData": {"latitude": 1.5, "longitude": 2.5}, "geoDataExif": {"latitude": 3, "longitude": 4}}"#)
+        #expect(both.fix?.latitude == 1.5 && both.fix?.source == .takeout)
+        let exif = read(
+            #"{"geoData": {"latitude": 0.0, "longitude": 0.0}, "geoDataExif": {"latitude": 3, "longitude": 4}}"#)
+        #expect(exif.fix?.latitude == 3)
+        #expect(read(#"{"geoData": {"latitude": 0.0, "longitude": 0.0, "altitude": 0.0}}"#).status == .noGPS)
+        // Out of range and wrong kinds are invalid, with the reason.
+        let far = read(#"{"geoData": {"latitude": 91, "longitude": 2}}"#)
+        #expect(far.status == .invalidGPS)
+        #expect(far.warnings == [.outOfRange(tag: "Takeout geoData.latitude", degrees: 91, limit: 90)])
+        let text = read(#"{"geoData": {"latitude": "48.1", "longitude": 2}}"#)
+        #expect(text.status == .invalidGPS)
+        #expect(text.warnings.first?.description == #"Takeout JSON geoData.latitude "48.1" is not a valid value"#)
+        // photoTakenTime: a string of seconds (as Takeout writes it) or a number, in UTC.
+        let time = read(#"{"photoTakenTime": {"timestamp": "951782400"}}"#)
+        #expect(time.camera?.dateTimeOriginal == "2000-02-29T00:00:00" && time.camera?.offsetTimeOriginal == "+00:00")
+        #expect(read(#"{"photoTakenTime": {"timestamp": 0}}"#).camera?.dateTimeOriginal == "1970-01-01T00:00:00")
+        // JSON that is not Takeout metadata.
+        #expect(read(#"{"title": "album"}"#).error == .unsupportedFormat("JSON without Google Takeout metadata"))
+        #expect(read("[]").error == .malformedContainer("the JSON sidecar is not an object"))
+    }
+
+    @Test func xmpSidecarCoordinateForms() {
+        func read(_ attributes: String) -> GPSReading {
+            Sidecar.read(bytes: Array(SidecarTests.xmp(attributes).utf8), kind: .xmp)
+        }
+        #expect(
+            read(#"exif:GPSLatitude="48,51.4938N" exif:GPSLongitude="2,17,40.2W""#).fix?.longitude
+                == -(2 + 17.0 / 60 + 40.2 / 3600))
+        let decimal = read(
+            #"exif:GPSLatitude="47.6754" exif:GPSLatitudeRef="S" exif:GPSLongitude="-122.3174" exif:GPSLongitudeRef="W""#
+        )
+        #expect(decimal.fix?.latitude == -47.6754 && decimal.fix?.longitude == -122.3174)
+        #expect(decimal.fix?.source == .xmpSidecar)
+        // The hemisphere letter wins over a Ref in the DMS form; a decimal without a Ref is signed.
+        #expect(
+            read(#"exif:GPSLatitude="1,30N" exif:GPSLatitudeRef="S" exif:GPSLongitude="-2.5""#).fix?.latitude == 1.5)
+        let badRef = read(#"exif:GPSLatitude="1.5" exif:GPSLatitudeRef="X" exif:GPSLongitude="2""#)
+        #expect(badRef.status == .invalidGPS)
+        #expect(badRef.warnings == [.xmpBadValue(name: "exif:GPSLatitudeRef", value: "X")])
+        #expect(read(#"xmp:CreateDate="2002-02-02T02:02:02Z""#).camera?.offsetTimeOriginal == "+00:00")
+        #expect(read("").status == .noGPS)
+        #expect(
+            Sidecar.read(bytes: Array("<a><b></a>".utf8), kind: .xmp).error
+                == .malformedContainer("the XMP sidecar is not well-formed XML"))
+    }
+}
+
+/// The `.xmp` rows of the shared video corpus (`PHOTOTAG_SHARED`, or `../shared` beside the
+/// repository): real sidecars from digiKam, photoprism, exiftool and others, with ExifTool's
+/// positions in `manifest.tsv`.
+enum SidecarCorpus {
+    static let directory: String = {
+        let shared = ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"] ?? (Binary.root + "/../shared")
+        return shared + "/corpus/video-dev"
+    }()
+
+    static var available: Bool {
+        let present = FileManager.default.fileExists(atPath: directory + "/manifest.tsv")
+        if !present {
+            print("SidecarCorpus: \(directory)/manifest.tsv is not present; the .xmp conformance test skips")
+        }
+        return present
+    }
+}
+
+@Suite(
+    .enabled(if: SidecarCorpus.available, "the video corpus (../shared/corpus/video-dev/manifest.tsv) is not present"))
+struct SidecarConformanceTests {
+    /// Every `valid` sidecar located within 1e-5°, every `none` one without a position (no-gps or
+    /// an error); read through `locate`, a sidecar named by itself.
+    @Test func xmpRowsOfTheVideoCorpusMatchTheManifest() throws {
+        let text = try String(contentsOfFile: SidecarCorpus.directory + "/manifest.tsv", encoding: .utf8)
+        var lines = text.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = lines.removeFirst()
+        var rows: [String: [String: String]] = [:]
+        for line in lines {
+            let row = Dictionary(uniqueKeysWithValues: zip(header, line))
+            if row["file"]?.lowercased().hasSuffix(".xmp") == true { rows[row["file"]!] = row }
+        }
+        #expect(rows.count >= 20)
+        let files = rows.keys.sorted()
+        let result = try SidecarTests.records(["locate"] + files.map { SidecarCorpus.directory + "/" + $0 })
+        #expect(result.records.map(\.name) == files)
+        var valid = 0
+        for (name, record) in result.records {
+            let row = rows[name]!
+            switch row["gps_status"] {
+            case "valid":
+                valid += 1
+                let gps = try #require(SidecarTests.gps(record), "\(name): \(record["status"] ?? "")")
+                #expect(abs(gps.0 - Double(row["lat"]!)!) < 1e-5, "\(name)")
+                #expect(abs(gps.1 - Double(row["lon"]!)!) < 1e-5, "\(name)")
+                #expect(gps.2 == "xmp-sidecar")
+                if let altitude = Double(row["alt"] ?? "") {
+                    let gpsObject = record["gps"] as! [String: Any]
+                    #expect(abs((gpsObject["altitude"] as? Double ?? .nan) - altitude) < 0.01, "\(name)")
+                }
+            case "none":
+                #expect(["no-gps", "error"].contains(record["status"] as? String), "\(name)")
+            default:
+                Issue.record("\(name): unexpected gps_status \(row["gps_status"] ?? "")")
+            }
+        }
+        #expect(valid >= 7)
+        print("SidecarConformance: \(rows.count) .xmp sidecars, \(valid) located as ExifTool does")
+    }
+}
