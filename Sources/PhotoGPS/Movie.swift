@@ -17,7 +17,8 @@
 /// The capture time: the keys' `com.apple.quicktime.creationdate` (local time and offset) becomes
 /// ``CameraInfo/dateTimeOriginal`` and ``CameraInfo/offsetTimeOriginal``; without it, `mvhd`'s
 /// creation time, which is UTC by the specification, is given as that time with offset `+00:00`
-/// (0, "unset", gives none). Make and model come from the keys `com.apple.quicktime.make`/`model`.
+/// (0, "unset", gives none, and so does a time before 1970: a clock never set counts from 1904).
+/// Make and model come from the keys `com.apple.quicktime.make`/`model`.
 struct Movie {
     /// The most bytes reading one movie may take, headers included.
     static let budget = 1 << 20
