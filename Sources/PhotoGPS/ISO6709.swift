@@ -34,8 +34,9 @@ enum ISO6709 {
         if scanner.atSign {
             let sign = scanner.sign()
             let (whole, fraction) = try scanner.number(name: "altitude")
-            guard let value = Double(String(decoding: whole + (fraction.map { [0x2E] + $0 } ?? []), as: UTF8.self))
-            else { throw Failure(description: "the altitude is not a number") }
+            guard let value = Double(String(decoding: whole + (fraction.map { [0x2E] + $0 } ?? []), as: UTF8.self)),
+                value.isFinite
+            else { throw Failure(description: "the altitude is out of range") }
             altitude = sign * value
         }
         if scanner.take("CRS") {

@@ -59,7 +59,7 @@ struct Movie {
         var movie = Movie()
         var boxes = Boxes(in: source, from: 0, to: source.count)
         var sawMoov = false
-        while let box = try boxes.next() {
+        walk: while let box = try boxes.next() {
             switch box.type {
             case "moov" where !sawMoov:
                 sawMoov = true
@@ -70,6 +70,8 @@ struct Movie {
                     let reading = try movie.reading(source)
                     if reading.status == .located { return reading }
                 }
+            case "moof" where sawMoov:
+                break walk  // a fragmented movie: only fragments follow, never its metadata
             case "uuid" where movie.topLevelXMP == nil && box.payloadLength >= 16:
                 if try source.bytes(at: box.payload, length: 16) == xmpUUID { movie.topLevelXMP = box }
             default: break

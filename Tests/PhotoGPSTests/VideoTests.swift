@@ -208,6 +208,8 @@ final class CountingSource: ByteSource {
         ("+48.8583+180.5/", "the longitude 180.5 is out of range (more than 180 degrees)"),
         ("+48.8583+002.2945+/", "the altitude has no digits"),
         ("+48.8583+002.2945CRS/", "'CRS' names no reference system"),
+        // Found in review: 400 digits made an infinite altitude, which JSON cannot hold.
+        ("+48.8583+002.2945+" + String(repeating: "9", count: 400) + "/", "the altitude is out of range"),
     ])
     func iso6709RejectsWhatTheStandardDoesNotAllow(text: String, reason: String) {
         #expect(throws: ISO6709.Failure(description: reason)) { try ISO6709.parse(Array(text.utf8)) }
@@ -285,6 +287,23 @@ final class CountingSource: ByteSource {
         #expect(counted.reads <= 8)
         #expect(counted.bytesRead < 4096)
         #expect(GPSReader().read(bytes: bytes) == reading)
+    }
+
+    /// A fragmented movie without a location: the walk stops at the first `moof` after `moov`
+    /// instead of reading the header of every fragment (found in review: one read per fragment).
+    @Test func theFragmentsOfAFragmentedMovieAreNotWalked() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/fragmented.mp4"
+        let fragment = Self.box("moof", [UInt8](repeating: 0, count: 8)) + Self.box("mdat", [1, 2, 3, 4])
+        let bytes =
+            Self.box("ftyp", Array("iso6".utf8) + [0, 0, 0, 0] + Array("iso6".utf8))
+            + Self.box("moov", Self.mvhd(seconds: 0, version: 0))
+            + Array([[UInt8]](repeating: fragment, count: 100).joined())
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let counted = try CountingSource(path: path)
+        #expect(GPSReader().read(source: counted).status == .noGPS)
+        #expect(counted.reads <= 8, "\(counted.reads) reads")
     }
 
     /// A metadata box larger than the 1 MiB read limit is a clear error.
