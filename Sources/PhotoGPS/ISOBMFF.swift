@@ -10,6 +10,8 @@ struct Box: Hashable, Sendable {
     var code: UInt32 = 0
     /// Whether the file ends before the size the box declares (`end` is then the end of the file).
     var isCutShort = false
+    /// Whether the box declares more bytes than the range it was found in (its parent) holds.
+    var overrunsParent = false
     var payloadLength: Int { end - payload }
 }
 
@@ -47,7 +49,7 @@ struct Boxes<Source: ByteSource> {
         guard size >= headerSize else { throw .malformedContainer("box '\(type)' at byte \(offset) has size \(size)") }
         let box = Box(
             type: type, payload: offset + headerSize, end: min(offset + size, end), code: bigEndian32(header, 4),
-            isCutShort: offset + size > source.count)
+            isCutShort: offset + size > source.count, overrunsParent: offset + size > end)
         if offset + size > end, offset + size > source.count {
             // A box cut short by the end of the file: still usable up to where the file ends.
             offset = end

@@ -102,7 +102,7 @@ struct Movie {
         var seen: Set<String> = []
         while let box = try children.next() {
             guard ["mvhd", "meta", "udta", "uuid"].contains(box.type), !seen.contains(box.type) else { continue }
-            if box.isCutShort { throw .truncated("the file ends inside the 'moov' box") }
+            if box.overrunsParent { throw .malformedContainer("the '\(box.type)' box runs past the end of 'moov'") }
             if box.type == "uuid" {
                 guard xmp == nil, box.payloadLength >= 16,
                     try source.bytes(at: box.payload, length: 16) == Self.xmpUUID

@@ -306,6 +306,17 @@ final class CountingSource: ByteSource {
         #expect(counted.reads <= 8, "\(counted.reads) reads")
     }
 
+    /// A `udta` that declares more bytes than its `moov` holds is the same error whether `moov`
+    /// is read whole or walked (found in review: the walk clipped it and read on).
+    @Test(arguments: [0, 2 << 20])
+    func aChildThatOverrunsMoovIsAnError(trackBytes: Int) {
+        var udta = Self.udta(xyz: "+35.6586+139.7454/")
+        udta[3] += 20  // 20 bytes past the end of moov, into mdat (still inside the file)
+        let track = trackBytes == 0 ? [] : Self.box("trak", [UInt8](repeating: 0, count: trackBytes))
+        let reading = GPSReader().read(bytes: Self.movie(moov: Self.mvhd(seconds: 0, version: 0) + track + udta))
+        #expect(reading.error?.description == "malformed file: the 'udta' box runs past the end of 'moov'")
+    }
+
     /// A metadata box larger than the 1 MiB read limit is a clear error.
     @Test func aMetadataBoxPastTheLimitIsAnError() throws {
         let padding = Self.box("free", [UInt8](repeating: 0, count: (1 << 20) + 1))
