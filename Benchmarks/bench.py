@@ -21,6 +21,9 @@ Sections (all by default, in this order):
   geocode  `phototag geocode --format ndjson` of 1,000,000 random points on stdin, against
            Python's reverse_geocoder mode 1 and mode 2 on the same points (whole processes)
   queries  in-process nearest-place queries per second (Benchmarks/PlaceQueries)
+  videos   `phototag scan` of 2,000 phone-like videos (Benchmarks/videos.py: a small real moov
+           after a sparse 0.1-6 GB mdat), against `exiftool -r -n -json`; with strace installed,
+           also the reads and bytes phototag reads per video
 Then the issue's targets, each with the measured value and PASS or MISS.
 """
 import argparse
@@ -41,8 +44,9 @@ PHOTOTAG = os.path.join(BIN, "phototag")  # replaced by its copy in the cache (s
 QUERIES = os.path.join(BIN, "place-queries")
 sys.path.insert(0, HERE)
 import corpus  # noqa: E402  (Benchmarks/corpus.py)
+import videos  # noqa: E402  (Benchmarks/videos.py)
 
-SECTIONS = ["tiny", "locate", "scan", "geocode", "queries"]
+SECTIONS = ["tiny", "locate", "scan", "geocode", "queries", "videos"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -301,6 +305,54 @@ def bench_scan(tools, plan, photos, manifest, out, results):
     results["scan"] = rows
 
 
+def bench_videos(tools, plan, folder, manifest, out, results):
+    """`phototag scan` of the generated videos: checked (every position as written), measured
+    against ExifTool, and traced for the reads per video."""
+    count = len(manifest["videos"])
+    expected = {v["file"]: v["position"] for v in manifest["videos"]}
+    result = subprocess.run([PHOTOTAG, "scan", "--no-place", "--format", "ndjson", "."], cwd=folder,
+                            capture_output=True, text=True)
+    records = [json.loads(line) for line in result.stdout.splitlines() if line]
+    wrong = [r["file"] for r in records if r["status"] != "located" or max(
+        abs(r["gps"]["latitude"] - expected[os.path.relpath(r["file"], ".")][0]),
+        abs(r["gps"]["longitude"] - expected[os.path.relpath(r["file"], ".")][1])) > 1e-9]
+    apparent = sum(v["size"] for v in manifest["videos"])
+    out("")
+    out(f"check: phototag scan gave {len(records)} records for {count} videos "
+        f"({apparent / 1e12:.1f} TB apparent, moov {min(v['moov'] for v in manifest['videos']) // 1024}-"
+        f"{max(v['moov'] for v in manifest['videos']) // 1024} KiB at the end)"
+        f"{', MISMATCHES: ' + ', '.join(wrong[:5]) if wrong else ', every position as written'}")
+    strace = shutil.which("strace")
+    if strace:
+        trace = os.path.join(os.path.dirname(folder), "strace.txt")
+        subprocess.run([strace, "-f", "-e", "trace=pread64", "-o", trace, PHOTOTAG, "scan", "--no-place", "--format",
+                        "ndjson", "."], cwd=folder, capture_output=True, check=False)
+        calls = total = 0
+        with open(trace) as handle:
+            for line in handle:
+                # A call split across threads is "pread64(... <unfinished ...>", then
+                # "<... pread64 resumed>... = N": the line with the result counts it once.
+                result = line.rstrip().rsplit(" = ", 1)
+                if "pread64" in line and len(result) == 2 and result[1].isdigit():
+                    calls += 1
+                    total += int(result[1])
+        out(f"reads (strace, whole scan): {calls / count:.1f} pread64 calls and {total / count / 1024:.1f} KiB "
+            f"per video ({total / 1e6:.1f} MB for {count} videos)")
+    else:
+        out("reads: strace is not installed (apt-get install strace); reads per video not measured")
+    runs = plan["scan"]
+    rows = [measure(tools, "phototag scan --format ndjson (with place)", [PHOTOTAG, "scan", "--format", "ndjson", "."],
+                    runs, cwd=folder, count=count, ok=(0,))]
+    if shutil.which("exiftool"):
+        rows.append(measure(tools, "exiftool -r -n -json (no place)", ["exiftool", "-r", "-n", "-json", "."],
+                            plan["exiftool-scan"], cwd=folder, count=count, warmup=0))
+    else:
+        rows.append(missing("exiftool -r -n -json", "libimage-exiftool-perl"))
+    out(render(f"videos: {count} phone-like videos (.MOV keys and .mp4 ©xyz, moov after a sparse mdat), "
+               f"warm page cache, {os.cpu_count()} cores", rows, unit="files/s"))
+    results["videos"] = rows
+
+
 def bench_geocode(tools, plan, points, count, out, results):
     rows = [measure(tools, "phototag geocode --format ndjson", [PHOTOTAG, "geocode", "--format", "ndjson"],
                     plan["geocode"], stdin=points, count=count, ok=(0, 1))]
@@ -454,6 +506,7 @@ def main():
                         help="fewer runs (11 fast, 3 scan, 1 ExifTool, 1 reverse_geocoder), no -fast2 row: ~1 minute")
     parser.add_argument("--runs", type=int, help="fresh-process runs of the fast commands (default 31, quick 11)")
     parser.add_argument("--photos", type=int, default=2000, help="photos in the scan corpus (default 2000)")
+    parser.add_argument("--videos", type=int, default=2000, help="videos in the videos section (default 2000)")
     parser.add_argument("--points", type=int, default=1_000_000, help="points to geocode (default 1,000,000)")
     parser.add_argument("--queries", type=int, default=1_000_000, help="in-process queries (default 1,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the photos and points (default 1)")
@@ -504,6 +557,14 @@ def main():
     busy = []
     if "geocode" in args.sections:
         points = corpus.cached_points(args.cache, args.points, args.seed)
+    if "videos" in args.sections:
+        started = time.perf_counter()
+        video_folder, video_manifest = videos.cached_videos(
+            args.cache, args.videos, args.seed,
+            progress=lambda done, total: print(f"\rgenerating videos: {done}/{total}", end="", file=sys.stderr, flush=True))
+        if time.perf_counter() - started > 1:
+            print(file=sys.stderr)
+            out(f"(generated {args.videos} videos in {time.perf_counter() - started:.0f} s)")
     for section in SECTIONS:
         if section not in args.sections:
             continue
@@ -518,6 +579,8 @@ def main():
             bench_geocode(tools, plan, points, args.points, out, results)
         elif section == "queries":
             bench_queries(args.queries, out)
+        elif section == "videos":
+            bench_videos(tools, plan, video_folder, video_manifest, out, results)
         report = watch.report(busy)
         if report:
             out(report)

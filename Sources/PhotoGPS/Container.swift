@@ -9,6 +9,10 @@ enum Container: Equatable {
     case heif
     /// Canon CR3 (ISO BMFF with `CMT` boxes).
     case cr3
+    /// QuickTime, MP4, M4V and 3GP movies: ISO BMFF with any other `ftyp` brand, or an old
+    /// QuickTime file without `ftyp` that starts with a `moov`, `mdat`, `wide`, `free`, `skip` or
+    /// `pnot` box.
+    case movie
     /// Something phototag does not read; the name when known.
     case unsupported(String?)
 
@@ -48,8 +52,11 @@ enum Container: Equatable {
                 "heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "mif2", "msf1", "avif", "avis", "miaf",
             ]
             if brands.contains(where: images.contains) { return .heif }
-            if brands.contains("qt  ") { return .unsupported("QuickTime movie") }
-            return .unsupported("MP4 video")
+            return .movie  // qt, isom, mp41, mp42, M4V, 3gp*, 3g2*, avc1, XAVC…
+        }
+        if head.count >= 8, ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(fourCC(head, 4)) {
+            let size = bigEndian32(head, 0)
+            if size == 0 || size == 1 || size >= 8 { return .movie }
         }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
         if starts(Array("FOVb".utf8)) { return .unsupported("Sigma X3F raw") }

@@ -8,10 +8,17 @@ public struct GPSFix: Hashable, Sendable {
     public enum Source: String, Hashable, Sendable {
         /// The EXIF GPS IFD.
         case exif
-        /// An XMP packet (used when EXIF has no usable position).
+        /// An XMP packet (used when EXIF has no usable position); in a video, a `uuid` box or
+        /// `moov/udta/XMP_`.
         case xmp
         /// An XMP sidecar file beside the photo (`NAME.xmp`, `NAME.EXT.xmp`), or a Google Takeout JSON file.
         case xmpSidecar = "xmp-sidecar", takeout
+        /// A video's QuickTime metadata: `moov/meta` keys `com.apple.quicktime.location.ISO6709`.
+        case quicktimeKeys = "quicktime-keys"
+        /// A video's `moov/udta/©xyz` (an ISO 6709 string).
+        case udtaXYZ = "udta-xyz"
+        /// A video's 3GPP location box, `moov/udta/loci`.
+        case loci = "3gpp-loci"
     }
 
     /// Whether a direction is relative to true or magnetic north.

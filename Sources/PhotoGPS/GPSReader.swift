@@ -148,6 +148,8 @@ public struct GPSReader: Sendable {
         case .cr3:
             guard let block = try CR3.exifBlock(in: source) else { return GPSReading(status: .noGPS) }
             return try decodeExif(block, declaredLength: block.count)
+        case .movie:
+            return try Movie.read(source)
         case .unsupported(let kind):
             throw .unsupportedFormat(kind)
         }

@@ -50,6 +50,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     case ifd0CutShort
     /// The file ends inside its EXIF block; what was read is used.
     case truncatedExif(read: Int, declared: Int)
+    /// A video's location is not a valid ISO 6709 point; `box` names where it is (`udta ©xyz`).
+    case badISO6709(box: String, value: String, reason: String)
+    /// A video's 3GPP `loci` box holds a position out of range, or cannot be read.
+    case badLoci(reason: String)
 
     public var description: String {
         switch self {
@@ -101,6 +105,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "IFD0 runs past the end of the EXIF block"
         case .truncatedExif(let read, let declared):
             "the file ends inside the EXIF block (\(read) of \(declared) bytes)"
+        case .badISO6709(let box, let value, let reason):
+            "the \(box) location '\(value)' is not ISO 6709: \(reason)"
+        case .badLoci(let reason):
+            "the 3GPP 'loci' box is not valid: \(reason)"
         }
     }
 }

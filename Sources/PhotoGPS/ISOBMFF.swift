@@ -6,6 +6,12 @@ struct Box: Hashable, Sendable {
     var payload: Int
     /// Where the box ends in the source.
     var end: Int
+    /// The type as a number: the 1-based key index of a QuickTime `ilst` item, or `©xyz`.
+    var code: UInt32 = 0
+    /// Whether the file ends before the size the box declares (`end` is then the end of the file).
+    var isCutShort = false
+    /// Whether the box declares more bytes than the range it was found in (its parent) holds.
+    var overrunsParent = false
     var payloadLength: Int { end - payload }
 }
 
@@ -41,7 +47,9 @@ struct Boxes<Source: ByteSource> {
             size = end - offset  // the box runs to the end of its container
         }
         guard size >= headerSize else { throw .malformedContainer("box '\(type)' at byte \(offset) has size \(size)") }
-        let box = Box(type: type, payload: offset + headerSize, end: min(offset + size, end))
+        let box = Box(
+            type: type, payload: offset + headerSize, end: min(offset + size, end), code: bigEndian32(header, 4),
+            isCutShort: offset + size > source.count, overrunsParent: offset + size > end)
         if offset + size > end, offset + size > source.count {
             // A box cut short by the end of the file: still usable up to where the file ends.
             offset = end

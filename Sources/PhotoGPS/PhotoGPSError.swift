@@ -18,7 +18,7 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file has no bytes.
     case emptyFile
     /// The file is not in a container phototag reads; the payload names it when it is known
-    /// (`MP4 video`, `JPEG XL`, `BigTIFF`…).
+    /// (`JPEG XL`, `BigTIFF`, `GIF`…).
     case unsupportedFormat(String?)
     /// An ISO BMFF, PNG or WebP structure is broken.
     case malformedContainer(String)
@@ -58,7 +58,7 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unreadPhotoFormats: Set<String> = ["BigTIFF", "JPEG XL", "Sigma X3F raw", "Fujifilm RAF raw"]
 
     /// Whether the error only says the file holds no photo at all: it is empty, or in a format
-    /// that is not a photo container (a video, a GIF, text, or unknown). A photo container that
+    /// that is not a photo or video container (a GIF, text, or unknown). A photo container that
     /// cannot be read, such as BigTIFF, is not this: it is a real failure.
     public var meansNotAPhoto: Bool {
         switch self {

@@ -6,7 +6,7 @@ import PhotoGPS
     import Darwin
 #endif
 
-/// Which files `scan` considers photos.
+/// Which files `scan` considers photos (videos included: they are read like photos).
 enum PhotoFiles {
     /// Lowercase extensions of the containers phototag reads.
     static let extensions: Set<String> = [
@@ -15,6 +15,7 @@ enum PhotoFiles {
         "png", "webp",
         // TIFF and TIFF-based raw, and Canon CR3
         "tif", "tiff", "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "pef", "srw",
+        "mov", "mp4", "m4v", "3gp",  // QuickTime, MP4 and 3GP videos
     ]
 
     /// Whether a file name (bytes) ends in one of ``extensions``, ignoring case.

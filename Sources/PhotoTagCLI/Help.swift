@@ -100,9 +100,9 @@ enum Commands {
         epilogue: """
             Folders are walked recursively, in path order, on every core (or --jobs n); records
             stream out as files finish, in path order. The paths of --files-from are walked after
-            the arguments. Photos are chosen by extension (case-insensitive:
+            the arguments. Photos and videos are chosen by extension (case-insensitive:
             \(photoExtensionList)) unless --all-files is given; then files that are not photos at
-            all (empty, text, video, GIF…) are skipped quietly and counted by --summary, while a
+            all (empty, text, GIF…) are skipped quietly and counted by --summary, while a
             photo that cannot be read (such as BigTIFF) is an error as without --all-files.
             Symbolic links are followed, but no folder is entered twice, so links cannot loop;
             with --no-follow, links inside folders are skipped (paths given are still followed,
