@@ -124,7 +124,7 @@ public final class BoundaryTable: Sendable {
 
     /// Opens a table held in memory (as written by ``BoundaryTableBuilder``).
     public convenience init(tableBytes: [UInt8]) throws(BoundaryError) {
-        let storage = BoundaryTableStorage(tableBytes)
+        let storage = AlignedTableBytes(tableBytes)
         try self.init(view: try BoundaryTableView(bytes: storage.bytes, name: "the boundary table"), owner: storage)
     }
 
@@ -601,17 +601,4 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         let px = ax + t * dx, py = ay + t * dy
         return px * px + py * py
     }
-}
-
-/// Table bytes held in memory, 64-byte aligned as the reader requires.
-private final class BoundaryTableStorage: Sendable {
-    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
-
-    init(_ source: [UInt8]) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
-        buffer.copyBytes(from: source)
-        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
-    }
-
-    deinit { bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
 }

@@ -50,7 +50,7 @@ public struct BoundaryTableBuilder {
     ) throws(BoundaryError) -> [UInt8] {
         let featureCount = timeZones.count + countries.count + admin1.count
         guard featureCount < Int(UInt16.max) else { throw .tableTooLarge("\(featureCount) features") }
-        var pool = BoundaryStringPool()
+        var pool = StringPool(tooLarge: BoundaryError.tableTooLarge)
         let sourceOffset = try pool.add(source)
         let dateOffset = try pool.add(date)
 
@@ -456,25 +456,6 @@ public struct BoundaryTableBuilder {
             for feature in touched { parity[Int(feature)] = false }
             return inside.sorted()
         }
-    }
-}
-
-/// Interned UTF-8 strings with a 16-bit length prefix; offset 0 is the empty string ("none").
-struct BoundaryStringPool {
-    var bytes: [UInt8] = [0, 0]
-    var offsets: [String: UInt32] = ["": 0]
-
-    mutating func add(_ string: String?) throws(BoundaryError) -> UInt32 {
-        guard let string else { return 0 }
-        if let offset = offsets[string] { return offset }
-        let utf8 = Array(string.utf8)
-        guard utf8.count <= Int(UInt16.max) else { throw .tableTooLarge("a string of \(utf8.count) bytes") }
-        let offset = UInt32(bytes.count)
-        bytes.append(UInt8(utf8.count & 0xFF))
-        bytes.append(UInt8(utf8.count >> 8))
-        bytes += utf8
-        offsets[string] = offset
-        return offset
     }
 }
 

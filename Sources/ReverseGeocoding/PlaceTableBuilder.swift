@@ -29,7 +29,7 @@ public struct PlaceTableBuilder {
         let tree = Self.tree(vectors: vectors, ids: places.map(\.geonameId))
         let order = tree.order
 
-        var pool = StringPool()
+        var pool = StringPool(tooLarge: ReverseGeocodingError.tableTooLarge)
         let sourceOffset = try pool.add(source)
         let dateOffset = try pool.add(date)
         var regionIndex: [[String?]: UInt32] = [:]
@@ -162,26 +162,6 @@ extension Float {
         if down, Double(result) > value { result = result.nextDown }
         if !down, Double(result) < value { result = result.nextUp }
         self = result
-    }
-}
-
-/// Interned UTF-8 strings with a 16-bit length prefix; offset 0 is the empty string ("none").
-private struct StringPool {
-    var bytes: [UInt8] = [0, 0]
-    var offsets: [String: UInt32] = ["": 0]
-
-    mutating func add(_ string: String?) throws(ReverseGeocodingError) -> UInt32 {
-        guard let string else { return 0 }
-        if let offset = offsets[string] { return offset }
-        let utf8 = Array(string.utf8)
-        guard utf8.count <= Int(UInt16.max) else { throw .tableTooLarge("a string of \(utf8.count) bytes") }
-        guard bytes.count + 2 + utf8.count <= Int(UInt32.max) else { throw .tableTooLarge("the string pool") }
-        let offset = UInt32(bytes.count)
-        bytes.append(UInt8(utf8.count & 0xFF))
-        bytes.append(UInt8(utf8.count >> 8))
-        bytes += utf8
-        offsets[string] = offset
-        return offset
     }
 }
 

@@ -73,7 +73,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// Opens a table held in memory (as written by ``PlaceTableBuilder``).
     public convenience init(tableBytes: [UInt8]) throws(ReverseGeocodingError) {
-        let storage = TableStorage(tableBytes)
+        let storage = AlignedTableBytes(tableBytes)
         self.init(table: try PlaceTable(bytes: storage.bytes, name: "the place table"), owner: storage)
     }
 
@@ -269,17 +269,4 @@ public struct PlaceView: Sendable {
 
     /// The place with its strings made (as ``ReverseGeocoder/nearestPlace(to:filter:)`` gives it).
     public var place: Place { geocoder.place(at: slot) }
-}
-
-/// Table bytes held in memory, 64-byte aligned, for tables built in-process.
-private final class TableStorage: Sendable {
-    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
-
-    init(_ source: [UInt8]) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
-        buffer.copyBytes(from: source)
-        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
-    }
-
-    deinit { bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
 }

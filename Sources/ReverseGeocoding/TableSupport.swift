@@ -1,0 +1,38 @@
+/// Table bytes held in memory, 64-byte aligned as the table readers require, for tables built
+/// in-process (the place table's and the boundary table's `init(tableBytes:)`).
+final class AlignedTableBytes: Sendable {
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
+
+    init(_ source: [UInt8]) {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, source.count), alignment: 64)
+        buffer.copyBytes(from: source)
+        bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<source.count])
+    }
+
+    deinit { bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).deallocate() } }
+}
+
+/// Interned UTF-8 strings with a 16-bit length prefix; offset 0 is the empty string ("none"):
+/// the string pool of the place table and of the boundary table. Past the format's limits it
+/// throws the error its table's builder makes of what is too large.
+struct StringPool<Failure: Error> {
+    var bytes: [UInt8] = [0, 0]
+    private var offsets: [String: UInt32] = ["": 0]
+    private let tooLarge: (String) -> Failure
+
+    init(tooLarge: @escaping (String) -> Failure) { self.tooLarge = tooLarge }
+
+    mutating func add(_ string: String?) throws(Failure) -> UInt32 {
+        guard let string else { return 0 }
+        if let offset = offsets[string] { return offset }
+        let utf8 = Array(string.utf8)
+        guard utf8.count <= Int(UInt16.max) else { throw tooLarge("a string of \(utf8.count) bytes") }
+        guard bytes.count + 2 + utf8.count <= Int(UInt32.max) else { throw tooLarge("the string pool") }
+        let offset = UInt32(bytes.count)
+        bytes.append(UInt8(utf8.count & 0xFF))
+        bytes.append(UInt8(utf8.count >> 8))
+        bytes += utf8
+        offsets[string] = offset
+        return offset
+    }
+}
