@@ -321,50 +321,6 @@ struct PathList {
     }
 }
 
-/// A list file opened by name (`--files-from FILE`), read with `read(2)`; a read error ends the
-/// input and is kept in ``failure`` so that it is reported, not taken for the end of the list.
-final class ListFile: InputSource {
-    private let descriptor: Int32
-    /// The `errno` of a failed read, or 0.
-    private(set) var failure: Int32 = 0
-
-    /// Opens `path` for reading; a folder is refused with `EISDIR`.
-    init(path: [UInt8]) throws(ListFileError) {
-        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ListFileError(code: errno) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw ListFileError(code: EISDIR)
-        }
-        self.descriptor = descriptor
-    }
-
-    deinit { close(descriptor) }
-
-    func read(upTo count: Int) -> [UInt8] {
-        guard failure == 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            while true {
-                #if canImport(Glibc)
-                    let got = Glibc.read(descriptor, buffer.baseAddress, count)
-                #else
-                    let got = Darwin.read(descriptor, buffer.baseAddress, count)
-                #endif
-                if got >= 0 {
-                    initialized = got
-                    return
-                }
-                if errno != EINTR {
-                    failure = errno
-                    return
-                }
-            }
-        }
-    }
-}
-
 /// Why a list file cannot be opened: its `errno`.
 struct ListFileError: Error {
     var code: Int32

@@ -1,4 +1,5 @@
 import Dispatch
+import PhotoGPS
 import ReverseGeocoding
 
 /// U+FEFF in UTF-8: the byte order mark some tools (Excel, Notepad) write at the start of a file.
@@ -59,14 +60,19 @@ extension Context {
                 output.flush()
                 errors.flush()  // a bad line is reported as soon as it is read, not at exit
             }
-            // A last line without a newline; not when the reader left early, when what is pending
-            // is only the start of a line that was never read to its end.
-            if atEnd, !pending.isEmpty {
+            // A last line without a newline; not when the reader left early or a read failed, when
+            // what is pending is only the start of a line that was never read to its end.
+            if atEnd, input.failure == 0, !pending.isEmpty {
                 number += 1
                 run.process([Line(number: number, range: 0..<pending.count)], in: pending)
             }
         }
         output.write(formatter.footer(count: run.written))
+        // A read error is not the end of the input: what was read is out, the rest is lost.
+        if options.coordinates.isEmpty, input.failure != 0 {
+            errors.write("phototag: standard input: \(PhotoGPSError.cannotRead(errno: input.failure))\n")
+            return PhotoTag.ExitStatus.unreadable
+        }
         // Standard input with nothing but a header or blank lines is most likely the wrong file
         // or an empty pipe: say so rather than succeed with no records.
         if run.written == 0, !output.isClosed {

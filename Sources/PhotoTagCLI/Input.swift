@@ -4,20 +4,48 @@
     import Darwin
 #endif
 
-/// Where `geocode` reads lines from: standard input, or memory in tests.
+/// Where `geocode`, `locate -` and `--files-from` read: standard input, a list file, or memory
+/// in tests.
 public protocol InputSource: AnyObject {
-    /// Reads up to `count` bytes; an empty result is the end of input.
+    /// Reads up to `count` bytes; an empty result is the end of input, or a read error
+    /// (``failure``).
     func read(upTo count: Int) -> [UInt8]
+    /// The `errno` of the read that failed and ended the input, or 0: a read error is reported,
+    /// never taken for the end of the input.
+    var failure: Int32 { get }
 }
 
 /// A file descriptor read with `read(2)`.
 public final class FileInput: InputSource {
     private let descriptor: Int32
+    /// Whether the descriptor is closed with the input (a list file phototag opened).
+    private let owned: Bool
+    public private(set) var failure: Int32 = 0
 
-    public init(descriptor: Int32) { self.descriptor = descriptor }
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        owned = false
+    }
+
+    /// Opens the file at `path` for reading; a folder is refused with `EISDIR`.
+    init(path: [UInt8]) throws(ListFileError) {
+        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw ListFileError(code: errno) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw ListFileError(code: EISDIR)
+        }
+        self.descriptor = descriptor
+        owned = true
+    }
+
+    deinit { if owned { close(descriptor) } }
 
     public func read(upTo count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard failure == 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
             while true {
                 #if canImport(Glibc)
                     let got = Glibc.read(descriptor, buffer.baseAddress, count)
@@ -29,7 +57,7 @@ public final class FileInput: InputSource {
                     return
                 }
                 if errno != EINTR {
-                    initialized = 0
+                    failure = errno
                     return
                 }
             }
@@ -37,20 +65,25 @@ public final class FileInput: InputSource {
     }
 }
 
-/// Bytes in memory, handed out in pieces of at most `chunk` bytes (to test line splitting).
+/// Bytes in memory, handed out in pieces of at most `chunk` bytes (to test line splitting), then,
+/// with `failure`, a read error instead of the end.
 public final class MemoryInput: InputSource {
     private let bytes: [UInt8]
     private var position = 0
     private let chunk: Int
+    private let failureAtEnd: Int32
+    public private(set) var failure: Int32 = 0
 
-    public init(_ text: String, chunk: Int = .max) {
+    public init(_ text: String, chunk: Int = .max, failure: Int32 = 0) {
         bytes = Array(text.utf8)
         self.chunk = chunk
+        failureAtEnd = failure
     }
 
     public func read(upTo count: Int) -> [UInt8] {
         let end = min(bytes.count, position + min(count, chunk))
         defer { position = end }
+        if position == end { failure = failureAtEnd }
         return Array(bytes[position..<end])
     }
 }

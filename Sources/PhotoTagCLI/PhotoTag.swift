@@ -335,11 +335,13 @@ struct Context {
 
     /// Opens the `--files-from` list: standard input, or the file named; `nil` after reporting
     /// why it cannot be opened. The list file, if any, is returned too, to check for read errors.
-    func openList(_ selection: SelectionOptions, input: InputSource) -> (PathList, ListFile?)? {
+    func openList(_ selection: SelectionOptions, input: InputSource) -> (PathList, InputSource)? {
         guard let list = selection.filesFrom else { return nil }
-        if selection.listIsStandardInput { return (PathList(source: input, separator: selection.separator), nil) }
+        if selection.listIsStandardInput {
+            return (PathList(source: input, separator: selection.separator), input)
+        }
         do {
-            let file = try ListFile(path: list.bytes)
+            let file = try FileInput(path: list.bytes)
             return (PathList(source: file, separator: selection.separator), file)
         } catch {
             errors.write("phototag: \(list.text): \(PhotoGPSError.cannotOpen(errno: error.code))\n")
@@ -348,9 +350,10 @@ struct Context {
     }
 
     /// Whether the list file was read to its end; otherwise reports the read error.
-    func listWasRead(_ file: ListFile?, _ selection: SelectionOptions, note: (String) -> Void) -> Bool {
+    func listWasRead(_ file: InputSource?, _ selection: SelectionOptions, note: (String) -> Void) -> Bool {
         guard let file, file.failure != 0, let list = selection.filesFrom else { return true }
-        note("\(list.text): \(PhotoGPSError.cannotRead(errno: file.failure))")
+        let name = selection.listIsStandardInput ? "standard input" : list.text
+        note("\(name): \(PhotoGPSError.cannotRead(errno: file.failure))")
         return false
     }
 
@@ -359,7 +362,11 @@ struct Context {
         var bytes: [UInt8] = []
         while true {
             let chunk = input.read(upTo: min(1 << 16, Self.streamLimit + 1 - bytes.count))
-            if chunk.isEmpty { break }
+            if chunk.isEmpty {
+                // A read error is not the end of the photo.
+                if input.failure != 0 { return .failure(.cannotRead(errno: input.failure)) }
+                break
+            }
             bytes += chunk
             if bytes.count > Self.streamLimit {
                 return .failure(.tooLarge(source: "standard input", limit: Self.streamLimit))
@@ -383,7 +390,7 @@ struct Context {
             items.append(
                 file.bytes == [UInt8(ascii: "-")] ? .standardInput(readStandardInput(input)) : .path(file.bytes))
         }
-        var listFile: ListFile? = nil
+        var listFile: InputSource? = nil
         if options.selection.filesFrom != nil {
             guard let (opened, file) = openList(options.selection, input: input) else {
                 return PhotoTag.ExitStatus.unreadable
@@ -463,7 +470,7 @@ struct Context {
     func scan(_ options: ScanOptions, input: InputSource) -> Int32 {
         guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
         var list: PathList? = nil
-        var listFile: ListFile? = nil
+        var listFile: InputSource? = nil
         if options.selection.filesFrom != nil {
             guard let (opened, file) = openList(options.selection, input: input) else {
                 return PhotoTag.ExitStatus.unreadable

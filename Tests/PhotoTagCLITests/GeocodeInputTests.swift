@@ -400,3 +400,34 @@ import Testing
         #expect(csv[1][column] == "the position is at sea: no country contains it")
     }
 }
+
+/// A read error on standard input is reported, never taken for the end of the input (before,
+/// `geocode < dir` said "no coordinates" and a failed read mid-way ended the run as a success).
+@Suite struct StandardInputReadErrorTests {
+    static func run(_ arguments: [String], _ text: String) -> GeocodeInputTests.Run {
+        let output = MemorySink(), errors = MemorySink()
+        let status = PhotoTag.run(
+            arguments, input: MemoryInput(text, failure: EIO), output: output, errors: errors)
+        return GeocodeInputTests.Run(status: status, output: output.text, errors: errors.text)
+    }
+
+    @Test func geocodeReportsAFailedReadAndDropsTheCutLine() throws {
+        let run = Self.run(["geocode", "--no-place", "--format", "ndjson"], "1,2\n3,")
+        let records = try GeocodeInputTests.records(run)
+        #expect(records.count == 1)
+        #expect(run.errors == "phototag: standard input: cannot read: input/output error\n")
+        #expect(run.status == PhotoTag.ExitStatus.unreadable)
+    }
+
+    @Test func locateOfStandardInputReportsAFailedRead() {
+        let run = Self.run(["locate", "--no-place", "--format", "csv", "-"], "\u{FF}\u{D8}")
+        #expect(run.output.contains("cannot read: input/output error"))
+        #expect(run.status == PhotoTag.ExitStatus.unreadable)
+    }
+
+    @Test func aListOnStandardInputReportsAFailedRead() {
+        let run = Self.run(["scan", "--no-place", "--files-from", "-"], "")
+        #expect(run.errors.contains("phototag: standard input: cannot read: input/output error"))
+        #expect(run.status == PhotoTag.ExitStatus.unreadable)
+    }
+}
