@@ -42,7 +42,7 @@ struct GPSDecoding: Hashable, Sendable {
 }
 
 extension GPSFix {
-    /// Decodes a GPS block under the policy of DESIGN.md §4.
+    /// Decodes a GPS block under the GPS policy documented in README.md, "How GPS is read".
     ///
     /// The position is valid only when both coordinates decode; everything else (altitude, time,
     /// direction, speed, error, datum) is optional: a bad value becomes `nil` plus a warning.

@@ -49,7 +49,7 @@ public struct GPSReading: Hashable, Sendable {
 ///
 /// Only the head of a file is read: a JPEG's marker segments up to its EXIF APP1 (never past the
 /// start of the image data). The EXIF block is handed to libexif, and the GPS IFD is decoded
-/// under the policy of DESIGN.md §4.
+/// under the GPS policy documented in README.md, "How GPS is read".
 ///
 /// `GPSReader` holds no state; one value can read files on many threads at once.
 public struct GPSReader: Sendable {

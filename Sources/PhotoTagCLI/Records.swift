@@ -143,8 +143,8 @@ extension PlaceOptions {
 // MARK: - JSON
 
 extension PhotoRecord {
-    /// Writes the record as one JSON object with the fixed keys of DESIGN.md §5 (plus `camera`,
-    /// `time`, and `nearby` with `--nearest`).
+    /// Writes the record as one JSON object with the fixed keys, in the order README.md's
+    /// "Output" section lists them (`nearby` only with `--nearest`).
     func write(to json: inout JSONWriter, nearby: Bool) {
         json.beginObject()
         json.key("file")

@@ -3,7 +3,8 @@ import Testing
 
 @testable import PhotoGPS
 
-/// The pure conversion of DESIGN.md §4, on hand-made tag values: no files, no libexif.
+/// The pure conversion of the GPS policy (README.md, "How GPS is read"), on hand-made tag values:
+/// no files, no libexif.
 @Suite struct GPSDecodingTests {
     static func r(_ n: Int64, _ d: Int64) -> Rational { Rational(n, d) }
     static func ascii(_ text: String) -> ExifValue { .ascii(Array(text.utf8) + [0]) }

@@ -386,12 +386,7 @@ final class CountingSource: ByteSource {
 /// The shared corpus of real videos and sidecars (`../shared/corpus/video-dev`, or
 /// `$PHOTOTAG_SHARED/corpus/video-dev`); users' clones do not have it, and then its tests skip.
 enum VideoCorpus {
-    static let directory: String = {
-        let shared =
-            ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"]
-            ?? (Fixtures.root as NSString).deletingLastPathComponent + "/../shared"
-        return shared + "/corpus/video-dev"
-    }()
+    static let directory = SharedData.path("corpus/video-dev")
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory + "/manifest.tsv") }
 

@@ -8,20 +8,13 @@ import Testing
 enum Corpus {
     static let directory: String = {
         if let path = ProcessInfo.processInfo.environment["PHOTOTAG_CORPUS"] { return path }
-        return Binary.root + "/../shared/corpus/dev"
+        return SharedData.path("corpus/dev")
     }()
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory + "/manifest.tsv") }
 
     /// The manifest's rows as column name → value.
-    static func manifest() throws -> [[String: String]] {
-        let text = try String(contentsOfFile: directory + "/manifest.tsv", encoding: .utf8)
-        var lines = text.split(separator: "\n").map {
-            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = lines.removeFirst()
-        return lines.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-    }
+    static func manifest() throws -> [[String: String]] { try SharedData.manifest(in: directory) }
 
     /// Files where phototag disagrees with the manifest on purpose (`Tests/corpus-allowlist.tsv`):
     /// file → the status and source phototag must give instead.

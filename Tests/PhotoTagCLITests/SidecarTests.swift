@@ -355,10 +355,7 @@ import Testing
 /// repository): real sidecars from digiKam, photoprism, exiftool and others, with ExifTool's
 /// positions in `manifest.tsv`.
 enum SidecarCorpus {
-    static let directory: String = {
-        let shared = ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"] ?? (Binary.root + "/../shared")
-        return shared + "/corpus/video-dev"
-    }()
+    static let directory = SharedData.path("corpus/video-dev")
 
     static var available: Bool {
         let present = FileManager.default.fileExists(atPath: directory + "/manifest.tsv")
@@ -375,15 +372,10 @@ struct SidecarConformanceTests {
     /// Every `valid` sidecar located within 1e-5°, every `none` one without a position (no-gps or
     /// an error); read through `locate`, a sidecar named by itself.
     @Test func xmpRowsOfTheVideoCorpusMatchTheManifest() throws {
-        let text = try String(contentsOfFile: SidecarCorpus.directory + "/manifest.tsv", encoding: .utf8)
-        var lines = text.split(separator: "\n").map {
-            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = lines.removeFirst()
         var rows: [String: [String: String]] = [:]
-        for line in lines {
-            let row = Dictionary(uniqueKeysWithValues: zip(header, line))
-            if row["file"]?.lowercased().hasSuffix(".xmp") == true { rows[row["file"]!] = row }
+        for row in try SharedData.manifest(in: SidecarCorpus.directory)
+        where row["file"]?.lowercased().hasSuffix(".xmp") == true {
+            rows[row["file"]!] = row
         }
         #expect(rows.count >= 20)
         let files = rows.keys.sorted()

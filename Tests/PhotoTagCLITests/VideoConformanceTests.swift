@@ -6,22 +6,12 @@ import Testing
 /// default `../shared` beside the repository), with ExifTool 13.58's readings in `manifest.tsv`.
 /// Users' clones do not have it; then these tests skip.
 enum VideoCorpusFiles {
-    static let directory: String = {
-        let shared = ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"] ?? Binary.root + "/../shared"
-        return shared + "/corpus/video-dev"
-    }()
+    static let directory = SharedData.path("corpus/video-dev")
 
     static var available: Bool { FileManager.default.fileExists(atPath: directory + "/manifest.tsv") }
 
     /// The manifest's rows as column name → value.
-    static func manifest() throws -> [[String: String]] {
-        let text = try String(contentsOfFile: directory + "/manifest.tsv", encoding: .utf8)
-        var lines = text.split(separator: "\n").map {
-            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = lines.removeFirst()
-        return lines.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-    }
+    static func manifest() throws -> [[String: String]] { try SharedData.manifest(in: directory) }
 }
 
 /// Conformance on real videos: the built binary over every video of the corpus, record by record

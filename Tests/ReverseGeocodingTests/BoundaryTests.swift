@@ -7,10 +7,7 @@ import Testing
 /// Where the boundary GeoJSON files are (`../shared/boundaries`, or `PHOTOTAG_SHARED`), or `nil`
 /// with a visible message when they are absent.
 private let sharedBoundaries: String? = {
-    let shared =
-        ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"]
-        ?? (Fixtures.root.split(separator: "/").dropLast(2).map { "/" + $0 }.joined() + "/shared")
-    let directory = shared + "/boundaries"
+    let directory = SharedData.path("boundaries")
     guard FileManager.default.fileExists(atPath: directory + "/timezones.geojson") else {
         print("note: \(directory) is absent; skipping the boundary tests that need the GeoJSON files")
         return nil

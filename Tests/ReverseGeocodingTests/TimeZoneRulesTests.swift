@@ -40,12 +40,7 @@ enum TimeZoneFixture {
 /// The compiled tzdata of `../shared/tzdata/zoneinfo` (or `$PHOTOTAG_SHARED/tzdata/zoneinfo`).
 /// Users' clones do not have it; then the tests that need it skip.
 enum SharedTimeZoneData {
-    static let zoneinfo: String = {
-        let shared =
-            ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"]
-            ?? (Fixtures.root as NSString).deletingLastPathComponent + "/../shared"
-        return shared + "/tzdata/zoneinfo"
-    }()
+    static let zoneinfo = SharedData.path("tzdata/zoneinfo")
 
     static var available: Bool { FileManager.default.fileExists(atPath: zoneinfo + "/tzdata.zi") }
 

@@ -51,3 +51,26 @@ public func readWholeFile(_ path: String) throws -> [UInt8] {
 public func listDirectory(_ path: String) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: path)
 }
+
+/// The shared data beside the repository (`../shared`, or the folder named by `PHOTOTAG_SHARED`):
+/// the real-file corpora, GeoNames dumps, boundaries and tzdata. Users' clones do not have it;
+/// the tests that need it then skip with a visible reason.
+public enum SharedData {
+    /// The shared folder.
+    public static let root: String =
+        ProcessInfo.processInfo.environment["PHOTOTAG_SHARED"]
+        ?? (Fixtures.root as NSString).deletingLastPathComponent + "/../shared"
+
+    /// `path` below the shared folder.
+    public static func path(_ path: String) -> String { root + "/" + path }
+
+    /// The rows of a corpus's `manifest.tsv` (tab-separated, a header line) as column → value.
+    public static func manifest(in directory: String) throws -> [[String: String]] {
+        let text = try String(contentsOfFile: directory + "/manifest.tsv", encoding: .utf8)
+        var lines = text.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
+        let header = lines.removeFirst()
+        return lines.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+}
