@@ -14,19 +14,23 @@ let package = Package(
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"]), .brew(["libexif"])]
         ),
-        .target(name: "PhotoGPS", dependencies: ["CExif"]),
+        // System calls, the lock, decimal numbers and dates: one of each for every module
+        // (`package` access; not a product).
+        .target(name: "PhotoTagSupport"),
+        .target(name: "PhotoGPS", dependencies: ["CExif", "PhotoTagSupport"]),
         // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
         .target(name: "CGeoNamesData", exclude: ["places.table"]),
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
-        .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData"]),
-        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding"]),
+        .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),
+        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
         .executableTarget(
             name: "boundary-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/BoundaryQueries"),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PhotoTagSupportTests", dependencies: ["PhotoTagSupport"]),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),
