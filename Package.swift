@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
         .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagSupport"]),
+        // The SVG and HTML maps (`package` access; not a product).
+        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
@@ -34,6 +36,7 @@ let package = Package(
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),
+        .testTarget(name: "PhotoTagMapTests", dependencies: ["PhotoTagMap", "ReverseGeocoding", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c2x

@@ -1,0 +1,129 @@
+import ReverseGeocoding
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The colours of the map (also what the tests look for in the rendered pixels).
+package enum MapColours {
+    package static let background = "#ffffff"
+    package static let sea = "#aad3df"
+    package static let land = "#f2efe9"
+    package static let border = "#a99c8c"
+    package static let marker = "#d62728"
+    package static let highlight = "#ffb000"
+    package static let text = "#222222"
+}
+
+/// Everything drawn on one map, computed once for the SVG and the HTML: the frame, the outlines,
+/// the markers and labels, the title, the scale bar and the credits.
+struct MapPicture {
+    /// The height of the title band and of the footer (scale bar and credits), in pixels.
+    static let header = 34.0
+    static let footer = 40.0
+
+    let frame: MapFrame
+    let points: [MapPoint]
+    let counts: MapCounts
+    let land: [UInt8]
+    let borders: [UInt8]
+    let clusters: [Cluster]
+    let labels: [Label]
+    let title: String
+    let scaleBar: (pixels: Double, text: String)
+
+    /// The credits for what is drawn: the place names come from GeoNames; the land and the
+    /// borders are the boundary table's admin-1 regions (Natural Earth geometry) and its countries
+    /// without admin-1 regions (Antarctica from Natural Earth; the Vatican and a few small islands
+    /// cut from timezone-boundary-builder's OpenStreetMap zones, ODbL).
+    static let credits = [
+        "Places: GeoNames (geonames.org), CC BY 4.0",
+        "Land and borders: Natural Earth (public domain); © OpenStreetMap contributors via timezone-boundary-builder, ODbL 1.0",
+    ]
+
+    /// The outlines of the bundled boundary table, read once.
+    static let bundledOutlines: BoundaryOutlines = BoundaryTable.bundled.countryOutlines()
+
+    var totalHeight: Double { Self.header + frame.height + Self.footer }
+
+    init(
+        points: [MapPoint], counts: MapCounts, outlines: BoundaryOutlines? = nil, width: Double = MapFrame.defaultWidth
+    ) {
+        let located = points.filter { $0.latitude.isFinite && $0.longitude.isFinite }
+        self.points = located
+        self.counts = counts
+        let frame = MapFrame.fit(
+            latitudes: located.map(\.latitude), longitudes: located.map(\.longitude), width: width)
+        self.frame = frame
+        (land, borders) = OutlineDrawing.paths(outlines ?? Self.bundledOutlines, frame: frame)
+        let pixels = located.map { frame.pixel(latitude: $0.latitude, longitude: $0.longitude) }
+        let clusters = Cluster.make(pixels)
+        self.clusters = clusters
+        labels = Label.place(
+            clusters, names: clusters.map { Self.name(of: $0, in: located) }, width: frame.width, height: frame.height)
+        title = Self.title(counts: counts, points: located)
+        scaleBar = Self.scaleBar(frame: frame, points: located)
+    }
+
+    /// The most common place name of a marker's photos (ties: the first in text order).
+    static func name(of cluster: Cluster, in points: [MapPoint]) -> String? {
+        var names: [String] = cluster.members.compactMap { points[$0].place }
+        guard !names.isEmpty else { return nil }
+        names.sort()
+        var best = names[0], bestCount = 0, run = 0
+        for (index, name) in names.enumerated() {
+            run = index > 0 && names[index - 1] == name ? run + 1 : 1
+            if run > bestCount {
+                best = name
+                bestCount = run
+            }
+        }
+        return best
+    }
+
+    /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known).
+    static func title(counts: MapCounts, points: [MapPoint]) -> String {
+        var text = MarkupText.count(counts.files, "file", "files") + ", \(counts.located) located"
+        let times = points.compactMap(\.time)
+        if let first = times.min(), let last = times.max() {
+            text += ", " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")
+        }
+        return text
+    }
+
+    /// A scale bar of a round length (1, 2 or 5 × 10ⁿ km or m) at most 120 pixels long, true at
+    /// the positions' mean latitude (the frame's standard parallel for a regional view).
+    static func scaleBar(frame: MapFrame, points: [MapPoint]) -> (pixels: Double, text: String) {
+        let latitude: Double
+        switch frame.projection.kind {
+        case .equirectangular(let standard): latitude = standard
+        case .equalEarth:
+            latitude = points.isEmpty ? 0 : points.reduce(0) { $0 + $1.latitude } / Double(points.count)
+        }
+        let kilometresPerPixel = frame.projection.kilometresPerUnit(atLatitude: latitude) / frame.scale
+        guard kilometresPerPixel > 0, kilometresPerPixel.isFinite else { return (0, "") }
+        let longest = 120 * kilometresPerPixel
+        var unit = 1e-3
+        while unit * 10 <= longest { unit *= 10 }
+        let length = [5.0, 2, 1].map { $0 * unit }.first { $0 <= longest } ?? unit
+        var text = length >= 1 ? "\(Int(length.rounded())) km" : "\(Int((length * 1000).rounded())) m"
+        if frame.isWorld {
+            let rounded = Int(abs(latitude).rounded())
+            text += " (at \(rounded)° \(latitude < 0 ? "S" : "N"))"
+        }
+        return (length / kilometresPerPixel, text)
+    }
+
+    /// The tooltip of a marker: its place and count, and the dates.
+    func summary(of cluster: Cluster) -> String {
+        let name = Self.name(of: cluster, in: points) ?? "no place"
+        var text = "\(name): " + MarkupText.count(cluster.members.count, "photo", "photos")
+        let times = cluster.members.compactMap { points[$0].time }
+        if let first = times.min(), let last = times.max() {
+            text += ", " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")
+        }
+        return text
+    }
+}

@@ -1,0 +1,61 @@
+import TestSupport
+import Testing
+
+@testable import PhotoTagMap
+
+@Suite struct ClusterTests {
+    /// Whether two markers overlap.
+    static func overlap(_ a: Cluster, _ b: Cluster) -> Bool {
+        let reach = a.radius + b.radius
+        return (a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y) < reach * reach
+    }
+
+    @Test func overlappingDotsBecomeOneMarkerWithTheirCount() {
+        let pixels = [
+            PlanePoint(x: 100, y: 100), PlanePoint(x: 103, y: 101), PlanePoint(x: 300, y: 300),
+            PlanePoint(x: 101, y: 104),
+        ]
+        let clusters = Cluster.make(pixels)
+        #expect(clusters.map(\.members) == [[0, 1, 3], [2]])
+        #expect(clusters[0].radius > clusters[1].radius)
+        #expect(abs(clusters[0].x - 304.0 / 3) < 1e-9)
+    }
+
+    @Test func noTwoMarkersOverlapAndNoPhotoIsLost() {
+        var random = SeededGenerator(state: 15)
+        for _ in 0..<20 {
+            let count = Int.random(in: 1...3000, using: &random)
+            let pixels = (0..<count).map { _ in
+                PlanePoint(x: Double.random(in: 0...960, using: &random), y: Double.random(in: 0...640, using: &random))
+            }
+            let clusters = Cluster.make(pixels)
+            #expect(clusters.flatMap(\.members).sorted() == Array(0..<count))
+            for a in clusters.indices {
+                for b in clusters.indices where a < b {
+                    #expect(!Self.overlap(clusters[a], clusters[b]))
+                }
+            }
+        }
+    }
+
+    @Test func labelsNameTheBiggestPlacesAndNeverOverlap() {
+        var random = SeededGenerator(state: 7)
+        for _ in 0..<20 {
+            let pixels = (0..<400).map { _ in
+                PlanePoint(x: Double.random(in: 0...960, using: &random), y: Double.random(in: 0...500, using: &random))
+            }
+            let clusters = Cluster.make(pixels)
+            let names = clusters.indices.map { "Place \($0 % 40)" as String? }
+            let labels = Label.place(clusters, names: names, width: 960, height: 500)
+            #expect(!labels.isEmpty && labels.count <= Label.most)
+            for a in labels.indices {
+                #expect(labels[a].box.minX >= 0 && labels[a].box.maxX <= 960)
+                for b in labels.indices where a < b { #expect(!labels[a].box.meets(labels[b].box)) }
+            }
+            #expect(Set(labels.map(\.text)).count == labels.count)
+        }
+        let one = Cluster.make([PlanePoint(x: 100, y: 100)])
+        #expect(Label.place(one, names: [nil], width: 960, height: 500).isEmpty)
+        #expect(Label.place(one, names: ["Nadi"], width: 960, height: 500).map(\.text) == ["Nadi (1)"])
+    }
+}
