@@ -231,7 +231,9 @@ extension MapRenderer {
             if (list.length === 1 && gesture.start) {
               var dx = list[0].x - gesture.x, dy = list[0].y - gesture.y;
               if (!moved && Math.hypot(dx, dy) < 4) { return; }
-              if (!moved) { view.setPointerCapture(event.pointerId); }
+              if (!moved) {
+                try { view.setPointerCapture(event.pointerId); } catch (error) { /* a pointer already gone */ }
+              }
               moved = true;
               view.classList.add("dragging");
               current.x = gesture.start.x - dx / rect.width * current.w;

@@ -111,6 +111,74 @@ struct HTMLBrowserTests {
         #expect(sea > 20_000 && marker > 20)
     }
 
+    /// A script run after the page's own, as a user's hands: wheel, drag, pinch, the buttons, a
+    /// hover, sorting by two columns and a row click; it writes what it saw into the DOM.
+    static let hands = """
+        <script>
+        (function () {
+          var out = [];
+          var view = document.getElementById("view");
+          function box() { return view.getAttribute("viewBox").split(" ").map(Number); }
+          var home = box();
+          var rect = view.getBoundingClientRect();
+          var cx = rect.left + rect.width / 2, cy = rect.top + rect.height / 2;
+          view.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, clientX: cx, clientY: cy, bubbles: true, cancelable: true }));
+          out.push("wheel=" + (box()[2] < home[2]));
+          var before = box();
+          function pointer(type, id, x, y) {
+            view.dispatchEvent(new PointerEvent(type, { pointerId: id, clientX: x, clientY: y, bubbles: true }));
+          }
+          pointer("pointerdown", 7, cx, cy);
+          pointer("pointermove", 7, cx + 60, cy + 30);
+          pointer("pointerup", 7, cx + 60, cy + 30);
+          out.push("drag=" + (box()[0] < before[0] && box()[1] < before[1]));
+          before = box();
+          pointer("pointerdown", 8, cx - 20, cy);
+          pointer("pointerdown", 9, cx + 20, cy);
+          pointer("pointermove", 9, cx + 100, cy);
+          pointer("pointerup", 8, cx - 20, cy);
+          pointer("pointerup", 9, cx + 100, cy);
+          out.push("pinch=" + (box()[2] < before[2]));
+          document.getElementById("zoom-reset").click();
+          out.push("reset=" + (box().join(" ") === home.join(" ")));
+          document.getElementById("zoom-in").click();
+          out.push("zoomin=" + (box()[2] === home[2] / 2));
+          document.getElementById("zoom-reset").click();
+          var marker = document.getElementById("m0");
+          marker.dispatchEvent(new PointerEvent("pointerenter", { clientX: cx, clientY: cy }));
+          var tip = document.getElementById("tip");
+          var links = tip.querySelectorAll("a");
+          out.push("tip=" + (!tip.hidden && links.length > 0 && links[0].href.indexOf("file:///photos/") === 0));
+          var headings = document.querySelectorAll("#table th");
+          headings[3].click();
+          out.push("bycount=" + document.querySelector("#table tbody tr").cells[0].textContent);
+          headings[0].click();
+          out.push("bycode=" + document.querySelector("#table tbody tr").cells[0].textContent);
+          var row = document.querySelector("#table tbody tr.place");
+          row.click();
+          var wanted = row.getAttribute("data-markers").split(" ").length;
+          out.push("highlight=" + (document.querySelectorAll(".marker.highlight").length === wanted));
+          document.documentElement.setAttribute("data-hands", out.join(";"));
+        })();
+        </script>
+        """
+
+    @Test func panZoomTooltipSortingAndHighlightingWork() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var html = String(
+            decoding: MapRenderer.html(points: Self.points, counts: MapCounts(files: 40, located: 34)), as: UTF8.self)
+        let end = try #require(html.range(of: "</body>"))
+        html.insert(contentsOf: Self.hands, at: end.lowerBound)
+        let path = try Self.write(Array(html.utf8), folder, "hands.html")
+        let visit = try Browser.visit(path)
+        #expect(visit.console == [])
+        #expect(
+            visit.dom.contains(
+                "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;tip=true;bycount=FR;bycode=AU;"
+                    + "highlight=true\""))
+    }
+
     @Test func theChecksThemselvesCatchAnErrorAndARequest() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
