@@ -69,7 +69,7 @@ extension MapRenderer {
         out += "],\n\"markers\":["
         for (index, cluster) in picture.clusters.enumerated() {
             if index > 0 { out += "," }
-            out += "{\"name\":" + MarkupText.json(MapPicture.name(of: cluster, in: picture.points) ?? "") + ","
+            out += "{\"name\":" + MarkupText.json(picture.clusterNames[index] ?? "") + ","
             out += "\"points\":[" + cluster.members.map(String.init).joined(separator: ",") + "]}"
         }
         out += "],\n\"places\":" + groupJSON(groups.countries) + "}"

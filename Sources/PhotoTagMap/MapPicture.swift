@@ -30,6 +30,8 @@ struct MapPicture {
     let land: [UInt8]
     let borders: [UInt8]
     let clusters: [Cluster]
+    /// The most common place name of each marker's photos.
+    let clusterNames: [String?]
     let labels: [Label]
     let title: String
     let scaleBar: (pixels: Double, text: String)
@@ -61,8 +63,9 @@ struct MapPicture {
         let pixels = located.map { frame.pixel(latitude: $0.latitude, longitude: $0.longitude) }
         let clusters = Cluster.make(pixels)
         self.clusters = clusters
-        labels = Label.place(
-            clusters, names: clusters.map { Self.name(of: $0, in: located) }, width: frame.width, height: frame.height)
+        let names = clusters.map { Self.name(of: $0, in: located) }
+        clusterNames = names
+        labels = Label.place(clusters, names: names, width: frame.width, height: frame.height)
         title = Self.title(counts: counts, points: located)
         scaleBar = Self.scaleBar(frame: frame, points: located)
     }
@@ -85,7 +88,7 @@ struct MapPicture {
 
     /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known).
     static func title(counts: MapCounts, points: [MapPoint]) -> String {
-        var text = MarkupText.count(counts.files, "file", "files") + ", \(counts.located) located"
+        var text = MarkupText.count(counts.files, "file", "files") + ", \(MarkupText.grouped(counts.located)) located"
         let times = points.compactMap(\.time)
         if let first = times.min(), let last = times.max() {
             text += ", " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")
@@ -116,9 +119,10 @@ struct MapPicture {
         return (length / kilometresPerPixel, text)
     }
 
-    /// The tooltip of a marker: its place and count, and the dates.
-    func summary(of cluster: Cluster) -> String {
-        let name = Self.name(of: cluster, in: points) ?? "no place"
+    /// The tooltip of marker `index`: its place and count, and the dates.
+    func summary(of index: Int) -> String {
+        let cluster = clusters[index]
+        let name = clusterNames[index] ?? "no place"
         var text = "\(name): " + MarkupText.count(cluster.members.count, "photo", "photos")
         let times = cluster.members.compactMap { points[$0].time }
         if let first = times.min(), let last = times.max() {

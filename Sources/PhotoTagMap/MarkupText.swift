@@ -4,6 +4,12 @@ enum MarkupText {
     /// characters XML 1.0 forbids (control characters other than tab, newline and carriage
     /// return, U+FFFE, U+FFFF) as U+FFFD.
     static func escaped(_ text: String) -> String {
+        // Most text needs nothing: then it is returned as it is.
+        let plain = text.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "&") && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">")
+                && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") && $0 != 0xEF
+        }
+        if plain { return text }
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -40,26 +46,33 @@ enum MarkupText {
     /// byte but the unreserved ASCII characters and `/` percent-encoded, so any file name, even
     /// one that is not UTF-8, links to the very bytes of the path.
     static func fileURL(_ path: [UInt8]) -> String {
-        var output = path.first == UInt8(ascii: "/") ? "file://" : ""
+        var output: [UInt8] = path.first == UInt8(ascii: "/") ? Array("file://".utf8) : []
+        output.reserveCapacity(output.count + path.count + 16)
         for byte in path {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                 UInt8(ascii: "~"), UInt8(ascii: "/"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
+                output.append(byte)
             default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                output += "%"
-                output.unicodeScalars.append(Unicode.Scalar(hex[Int(byte >> 4)]))
-                output.unicodeScalars.append(Unicode.Scalar(hex[Int(byte & 15)]))
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 15)])
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// A JSON string literal, safe inside an HTML `<script>` element (`<`, `>` and `&` escaped,
     /// and the line separators JavaScript once rejected).
     static func json(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy {
+            $0 >= 0x20 && $0 != 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "<")
+                && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "&") && $0 != 0xE2
+        }
+        if plain { return "\"" + text + "\"" }
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -106,8 +119,26 @@ enum MarkupText {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    /// `1 file`, `2 files`.
+    /// `1 file`, `2 files`, `12,345 files`.
     static func count(_ value: Int, _ singular: String, _ plural: String) -> String {
-        "\(value) \(value == 1 ? singular : plural)"
+        "\(grouped(value)) \(value == 1 ? singular : plural)"
+    }
+
+    /// An integer with a comma between groups of three digits (`12,345`).
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value.magnitude))
+        var text = value < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+
+    /// A marker's count in at most four characters: `999`, `1234`, `12k`, `123k`, `1.2M`.
+    static func short(_ value: Int) -> String {
+        if value < 10_000 { return String(value) }
+        if value < 1_000_000 { return "\(value / 1000)k" }
+        return fixed(Double(value) / 1e6, value < 10_000_000 ? 1 : 0) + "M"
     }
 }

@@ -44,14 +44,14 @@ package enum MapRenderer {
         for (index, cluster) in picture.clusters.enumerated() {
             out += "<circle class=\"marker\" id=\"m\(index)\" cx=\"\(MarkupText.pixel(cluster.x))\""
             out += " cy=\"\(MarkupText.pixel(cluster.y))\" r=\"\(MarkupText.pixel(cluster.radius))\">"
-            out += "<title>\(MarkupText.escaped(picture.summary(of: cluster)))</title></circle>\n"
+            out += "<title>\(MarkupText.escaped(picture.summary(of: index)))</title></circle>\n"
         }
         out += "</g>\n"
         out += "<g id=\"counts\" font-size=\"10\" font-weight=\"bold\" fill=\"#ffffff\" text-anchor=\"middle\">\n"
         for (index, cluster) in picture.clusters.enumerated() where cluster.members.count > 1 {
             out += "<text id=\"c\(index)\" x=\"\(MarkupText.pixel(cluster.x))\""
             out += " y=\"\(MarkupText.pixel(cluster.y + 3.5))\">"
-            out += "\(cluster.members.count)</text>\n"
+            out += MarkupText.short(cluster.members.count) + "</text>\n"
         }
         out += "</g>\n"
         out += "<g id=\"labels\" font-size=\"\(MarkupText.pixel(Label.fontSize))\" fill=\"\(MapColours.text)\">\n"

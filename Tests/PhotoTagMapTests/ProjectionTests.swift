@@ -72,5 +72,12 @@ import Testing
         #expect(MarkupText.pixel(12.0) == "12")
         #expect(MarkupText.pixel(12.04) == "12")
         #expect(MarkupText.pixel(-3.46) == "-3.5")
+        #expect(MarkupText.grouped(1_234_567) == "1,234,567" && MarkupText.grouped(999) == "999")
+        #expect(MarkupText.count(100_000, "file", "files") == "100,000 files")
+        #expect(MarkupText.count(1, "file", "files") == "1 file")
+        #expect(
+            [999, 12_345, 999_999, 1_234_567, 12_345_678].map(MarkupText.short) == [
+                "999", "12k", "999k", "1.2M", "12M",
+            ])
     }
 }
