@@ -139,6 +139,9 @@ extension MapRenderer {
                            label: document.getElementById("l" + i), halo: document.getElementById("h" + i) });
           }
           markers.forEach(function (m) {
+            // The tooltip below replaces the SVG's own titles (kept for readers without script).
+            var title = m.circle.querySelector("title");
+            if (title) { title.remove(); }
             [m.label, m.halo].forEach(function (text) {
               if (text) { text.dx0 = +text.getAttribute("x") - m.x; text.dy0 = +text.getAttribute("y") - m.y; }
             });

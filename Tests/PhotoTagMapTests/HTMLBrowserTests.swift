@@ -149,6 +149,7 @@ struct HTMLBrowserTests {
           var tip = document.getElementById("tip");
           var links = tip.querySelectorAll("a");
           out.push("tip=" + (!tip.hidden && links.length > 0 && links[0].href.indexOf("file:///photos/") === 0));
+          out.push("titles=" + document.querySelectorAll("#markers title").length);
           var headings = document.querySelectorAll("#table th");
           headings[3].click();
           out.push("bycount=" + document.querySelector("#table tbody tr").cells[0].textContent);
@@ -175,7 +176,7 @@ struct HTMLBrowserTests {
         #expect(visit.console == [])
         #expect(
             visit.dom.contains(
-                "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;tip=true;bycount=FR;bycode=AU;"
+                "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;tip=true;titles=0;bycount=FR;bycode=AU;"
                     + "highlight=true\""))
     }
 

@@ -105,6 +105,14 @@ struct SVGRenderingTests {
         #expect(!text.contains("<Paris"))
     }
 
+    @Test func aRunWithNothingLocatedStillGivesAWorldMap() throws {
+        let (picture, image, _) = try Self.draw([], name: "empty", files: 3)
+        #expect(picture.frame.isWorld && picture.clusters.isEmpty)
+        #expect(picture.title == "3 files, 0 located")
+        #expect(Self.colour(image, picture, 0, -30) == MapColours.sea)
+        #expect(Self.colour(image, picture, -25, 134) == MapColours.land)
+    }
+
     @Test func theTitleCountsAndDatesTheRun() throws {
         let (picture, _, _) = try Self.draw(Samples.world, name: "title", files: 10)
         #expect(picture.title == "10 files, 4 located, 2019-07-01 – 2019-07-12")
