@@ -30,7 +30,9 @@ struct Cluster: Sendable {
         var clusters: [Cluster] = []
         var seeds: [PlanePoint] = []
         var grid: [Int64: [Int]] = [:]
-        func key(_ column: Int, _ row: Int) -> Int64 { Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(row))) }
+        func key(_ column: Int, _ row: Int) -> Int64 {
+            Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(clamping: row)))
+        }
         for (index, point) in pixels.enumerated() {
             let column = Int((point.x / cell).rounded(.down)), row = Int((point.y / cell).rounded(.down))
             var found: Int? = nil
@@ -77,7 +79,7 @@ struct Cluster: Sendable {
             let cell = 2 * radius(pixels.count)
             var grid: [Int64: [Int]] = [:]
             func key(_ column: Int, _ row: Int) -> Int64 {
-                Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(row)))
+                Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(clamping: row)))
             }
             for (index, cluster) in clusters.enumerated() {
                 grid[key(Int((cluster.x / cell).rounded(.down)), Int((cluster.y / cell).rounded(.down))), default: []]

@@ -53,7 +53,8 @@ struct MapPicture {
     init(
         points: [MapPoint], counts: MapCounts, outlines: BoundaryOutlines? = nil, width: Double = MapFrame.defaultWidth
     ) {
-        let located = points.filter { $0.latitude.isFinite && $0.longitude.isFinite }
+        // A position outside the globe cannot be drawn (the callers pass only valid ones).
+        let located = points.filter { abs($0.latitude) <= 90 && $0.longitude.isFinite }
         self.points = located
         self.counts = counts
         let frame = MapFrame.fit(
