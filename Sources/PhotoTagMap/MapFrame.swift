@@ -50,8 +50,8 @@ struct MapFrame: Sendable {
     }
 
     /// The frame for a set of positions: a regional equirectangular view centred on them when
-    /// they fit in ``regionalSpan`` (across ±180° when that is shorter), else Equal Earth; in
-    /// both cases fitted to the positions with ``padding`` and at least a minimum extent. No
+    /// they fit in ``regionalSpan`` (across ±180° when that is shorter), else Equal Earth
+    /// (centred on Greenwich, or on the Pacific for a set round it); in both cases fitted to the positions with ``padding`` and at least a minimum extent. No
     /// positions give the whole world.
     static func fit(latitudes: [Double], longitudes: [Double], width: Double = defaultWidth) -> MapFrame {
         let finite = zip(latitudes, longitudes).filter { $0.0.isFinite && $0.1.isFinite }
@@ -66,7 +66,12 @@ struct MapFrame: Sendable {
             let points = finite.map { projection.project(longitude: $0.1, latitude: $0.0) }
             return fitted(projection, points, minimumExtent: 0.25, width: width, limit: nil)
         }
-        let projection = Projection(kind: .equalEarth, centralLongitude: 0)
+        // Greenwich in the middle, unless the positions lie round the other side (a Pacific set):
+        // then the middle of their arc, in whole degrees.
+        let greenwich = arc.west > 0 ? 360 - arc.west : -arc.west  // east of the arc's west end
+        let containsGreenwich = greenwich <= arc.span
+        let middle = containsGreenwich || arc.span > 270 ? 0 : wrapLongitude(arc.west + arc.span / 2).rounded()
+        let projection = Projection(kind: .equalEarth, centralLongitude: middle)
         let points = finite.map { projection.project(longitude: $0.1, latitude: $0.0) }
         let half = EqualEarth.halfExtent
         return fitted(projection, points, minimumExtent: 0.6, width: width, limit: (half.x, half.y))

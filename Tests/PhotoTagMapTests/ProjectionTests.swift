@@ -62,6 +62,26 @@ import Testing
             }
         }
         #expect(MapFrame.fit(latitudes: [], longitudes: []).isWorld)
+        #expect(MapFrame.fit(latitudes: [], longitudes: []).projection.centralLongitude == 0)
+    }
+
+    @Test func aSetRoundThePacificIsCentredOnThePacific() {
+        let points = Samples.pacific
+        let frame = MapFrame.fit(latitudes: points.map(\.latitude), longitudes: points.map(\.longitude))
+        #expect(frame.isWorld)
+        // From Tokyo (139.7° E) east to San Francisco (122.4° W): the middle is 171° W.
+        #expect(frame.projection.centralLongitude == -171)
+        let xs = points.map { frame.pixel(latitude: $0.latitude, longitude: $0.longitude).x }
+        #expect(xs.allSatisfy { $0 > 0 && $0 < frame.width })
+        // In the middle of the map, not on both edges of a Greenwich-centred world.
+        let middle = ((xs.max() ?? 0) + (xs.min() ?? 0)) / 2
+        #expect(abs(middle - frame.width / 2) < 0.05 * frame.width)
+        // A set that holds Greenwich keeps it in the middle; one east of it is centred on itself.
+        let london = (51.5, -0.13), paris = (48.85, 2.35), tokyo = (35.7, 139.7), rome = (41.9, 12.5)
+        let west = MapFrame.fit(latitudes: [london.0, tokyo.0], longitudes: [london.1, tokyo.1])
+        #expect(west.projection.centralLongitude == 0)
+        let east = MapFrame.fit(latitudes: [paris.0, rome.0, tokyo.0], longitudes: [paris.1, rome.1, tokyo.1])
+        #expect(east.projection.centralLongitude == 71)
     }
 
     @Test func numbersAreWrittenTheSameWayEveryTime() {

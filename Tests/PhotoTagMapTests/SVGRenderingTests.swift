@@ -71,6 +71,17 @@ struct SVGRenderingTests {
         #expect(Self.colour(image2, picture2, 66.0, -172.0) == MapColours.land)  // Chukotka, west of 180°
     }
 
+    @Test func aWorldMapRoundThePacificShowsEachCityAndTheOcean() throws {
+        let (picture, image, _) = try Self.draw(Samples.pacific, name: "pacific")
+        Self.checkDots(Samples.pacific, image, picture)
+        #expect(Self.colour(image, picture, 0, -170) == MapColours.sea)  // the middle of the Pacific
+        #expect(Self.colour(image, picture, 0, 179.9) == MapColours.sea)  // both sides of ±180°
+        #expect(Self.colour(image, picture, 0, -179.9) == MapColours.sea)
+        #expect(Self.colour(image, picture, 64, -150) == MapColours.land)  // Alaska
+        #expect(Self.colour(image, picture, 65, 170) == MapColours.land)  // Chukotka, across ±180°
+        #expect(Self.colour(image, picture, -25, 134) == MapColours.land)  // Australia
+    }
+
     @Test func theWholeWorldStaysUnder300KBAndACountryUnder150KB() throws {
         let (worldPicture, worldImage, world) = try Self.draw(Samples.globe, name: "globe")
         Self.checkDots(Samples.globe, worldImage, worldPicture)

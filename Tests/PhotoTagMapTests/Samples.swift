@@ -34,6 +34,13 @@ enum Samples {
         point(47.2184, -1.5536, "Nantes", country: "FR", day: 6), point(45.764, 4.8357, "Lyon", country: "FR", day: 4),
     ]
 
+    /// Round the Pacific: Japan, Alaska, California, Hawaii, New Zealand.
+    static let pacific = [
+        point(35.6762, 139.6503, "Tokyo"), point(61.2181, -149.9003, "Anchorage"),
+        point(37.7749, -122.4194, "San Francisco"), point(21.3069, -157.8583, "Honolulu"),
+        point(-36.8485, 174.7633, "Auckland"),
+    ]
+
     /// Fiji, on both sides of the antimeridian.
     static let fiji = [
         point(-17.7765, 177.4356, "Nadi", country: "FJ"), point(-16.85, -179.95, "Taveuni", country: "FJ", day: 2),
