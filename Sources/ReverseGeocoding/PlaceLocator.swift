@@ -30,7 +30,9 @@ import Synchronization
 ///
 /// A locator is immutable and serves any number of threads.
 public final class PlaceLocator: Sendable {
+    /// The place table the named place and the city come from.
     public let geocoder: ReverseGeocoder
+    /// The boundaries that give the country, region and time zone; `nil` to use the nearest place alone.
     public let boundaries: BoundaryTable?
     /// Region indices of the place table by admin-1 feature, made on first need.
     private let regions: RegionIndex
@@ -44,6 +46,7 @@ public final class PlaceLocator: Sendable {
     /// The zone names of the boundary table, made once (444 strings, a few microseconds).
     private let zoneNames: [String]
 
+    /// A locator over `geocoder`'s places and `boundaries` (`nil`: every answer from the nearest place).
     public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?) {
         self.geocoder = geocoder
         self.boundaries = boundaries
@@ -142,8 +145,12 @@ public final class PlaceLocator: Sendable {
     }
 }
 
-/// The answer of ``PlaceLocator/locate(_:filter:rule:)``. Its byte fields are UTF-8 borrowed from
-/// the locator's place table, valid for as long as the locator.
+/// The answer of ``PlaceLocator/locate(_:filter:rule:)``.
+///
+/// Its public fields are its own. The named place, the city and the country and region names are
+/// borrowed from the locator's place table (valid only while the locator lives), so they are
+/// `package`: the CLI writes them without making a `String`; a public caller asks the locator's
+/// ``PlaceLocator/geocoder`` for ``Place``s, whose strings are their own.
 public struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
     /// What the country, region and zone are based on.
     public enum Basis: String, Sendable {
@@ -153,26 +160,34 @@ public struct Location: @unchecked Sendable {  // the borrowed bytes are immutab
         case nearest
     }
 
+    /// What the country, region and zone are based on.
     public var basis: Basis
     /// No country contains the point.
     public var atSea = false
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
-    public var nearest: PlaceView.Match?
+    package var nearest: PlaceView.Match?
     /// The city a person would name (``CityRule``).
-    public var city: PlaceView.Match?
+    package var city: PlaceView.Match?
+    /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
     public var countryCode: String?
-    public var country: UnsafeRawBufferPointer?
+    /// The country's name, as UTF-8 borrowed from the place table.
+    package var country: UnsafeRawBufferPointer?
+    /// The admin-1 code of the point's region (`11` for Île-de-France); `nil` when unknown.
     public var admin1Code: String?
-    public var admin1: UnsafeRawBufferPointer?
-    public var admin2: UnsafeRawBufferPointer?
+    /// The admin-1 region's name, as UTF-8 borrowed from the place table.
+    package var admin1: UnsafeRawBufferPointer?
+    /// The admin-2 region's name (the named place's), as UTF-8 borrowed from the place table.
+    package var admin2: UnsafeRawBufferPointer?
+    /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     public var timezone: String?
 
+    /// An answer based on `basis` with every field unknown.
     public init(basis: Basis) { self.basis = basis }
 }
 
 extension PlaceView {
     /// The admin-1 code of the place's region (`11` for Île-de-France), as UTF-8.
-    public var admin1Code: UnsafeRawBufferPointer? { region(2) }
+    package var admin1Code: UnsafeRawBufferPointer? { region(2) }
 }
 
 /// The place table's region names by country code and by `country.admin1` code: made once, on the first point that needs them (a region the
@@ -208,8 +223,9 @@ private final class RegionIndex: Sendable {
 
 extension ReverseGeocoder {
     /// ``nearestPlaceView(to:filter:)`` among the places of one country (`countryCode` as UTF-8,
-    /// e.g. a ``PlaceView``'s), `nil` when none passes the filter.
-    public func nearestPlaceView(
+    /// e.g. a ``PlaceView``'s), `nil` when none passes the filter. The view is valid only while
+    /// this geocoder lives (see ``PlaceView``).
+    package func nearestPlaceView(
         to coordinate: Coordinate, inCountry countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none
     ) -> PlaceView.Match? {
         let query = coordinate.unitVector
