@@ -17,6 +17,7 @@ public struct BoundaryTableBuilder {
     /// The time-zone rules, stored as an opaque blob (may be empty).
     public var timeZoneRules: [UInt8]
 
+    /// A builder that stamps its tables with `source` and `date` and stores `timeZoneRules` with them.
     public init(source: String, date: String, timeZoneRules: [UInt8] = []) {
         self.source = source
         self.date = date

@@ -15,6 +15,7 @@ public struct TimeZoneRulesBuilder {
     /// The zoneinfo folder.
     public var zoneinfo: String
 
+    /// A builder that reads the zones from the zoneinfo folder `zoneinfo`.
     public init(zoneinfo: String) {
         self.zoneinfo = zoneinfo
     }
