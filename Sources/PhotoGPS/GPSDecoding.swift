@@ -44,35 +44,40 @@ extension GPSFix {
         if latitude == 0, longitude == 0 {
             return GPSDecoding(fix: nil, warnings: warnings + [.noFixPlaceholder])
         }
-        var fix = GPSFix(latitude: latitude, longitude: longitude)
-        fix.altitude = decodeAltitude(tags.altitude, reference: tags.altitudeRef, warnings: &warnings)
-        fix.timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
-        if let direction = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
-            if (0..<360).contains(direction) {
-                fix.direction = direction
+        let altitude = decodeAltitude(tags.altitude, reference: tags.altitudeRef, warnings: &warnings)
+        let timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
+        var direction: Double? = nil
+        var directionReference: North? = nil
+        if let degrees = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
+            if (0..<360).contains(degrees) {
+                direction = degrees
                 switch tags.imgDirectionRef?.text {
-                case "T": fix.directionReference = .true
-                case "M": fix.directionReference = .magnetic
+                case "T": directionReference = .true
+                case "M": directionReference = .magnetic
                 case nil: break
                 case let other?:
                     warnings.append(.badReference(tag: "GPSImgDirectionRef", value: other, expected: "T or M"))
                 }
             } else {
-                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: direction))
+                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: degrees))
             }
         }
-        if let speed = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
+        var speed: Double? = nil
+        if let stored = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
             switch tags.speedRef?.text ?? "K" {
-            case "K": fix.speed = speed
-            case "M": fix.speed = speed * 1.609344
-            case "N": fix.speed = speed * 1.852
+            case "K": speed = stored
+            case "M": speed = stored * 1.609344
+            case "N": speed = stored * 1.852
             case let other:
                 warnings.append(.badReference(tag: "GPSSpeedRef", value: other, expected: "K, M or N"))
             }
         }
-        fix.horizontalError = decodeScalar(
-            tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
-        if let datum = tags.mapDatum?.text, !datum.isEmpty { fix.mapDatum = datum }
+        let horizontalError = decodeScalar(tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
+        let mapDatum = tags.mapDatum?.text.flatMap { $0.isEmpty ? nil : $0 }
+        // Every value was checked above against the invariants GPSFix enforces, so this is a fix.
+        let fix = GPSFix(
+            latitude: latitude, longitude: longitude, altitude: altitude, timestamp: timestamp, direction: direction,
+            directionReference: directionReference, speed: speed, horizontalError: horizontalError, mapDatum: mapDatum)
         return GPSDecoding(fix: fix, warnings: warnings)
     }
 

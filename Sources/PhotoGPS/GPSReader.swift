@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -18,6 +20,7 @@ public struct GPSReading: Hashable, Sendable {
         case error
     }
 
+    /// Which of the four outcomes this is.
     public var status: Status
     /// The position and its companions; set exactly when `status` is `.located`.
     public var fix: GPSFix?
@@ -53,6 +56,7 @@ public struct GPSReading: Hashable, Sendable {
 ///
 /// `GPSReader` holds no state; one value can read files on many threads at once.
 public struct GPSReader: Sendable {
+    /// A reader; it has no options.
     public init() {}
 
     /// Reads the photo at `path`.
@@ -73,20 +77,17 @@ public struct GPSReader: Sendable {
     /// and is never opened.
     public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
-        let terminated = path + [0]
-        return terminated.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                let source: FileSource
-                do throws(PhotoGPSError) {
-                    source = try FileSource(cPath: characters.baseAddress!)
-                } catch {
-                    if case .notARegularFile(let kind) = error, let streamLimit, StreamReading.reads(kind) {
-                        return readStream(cPath: characters.baseAddress!, kind: kind, limit: streamLimit)
-                    }
-                    return .failure(error)
+        return withCPath(path) { cPath in
+            let source: FileSource
+            do throws(PhotoGPSError) {
+                source = try FileSource(cPath: cPath)
+            } catch {
+                if case .notARegularFile(let kind) = error, let streamLimit, StreamReading.reads(kind) {
+                    return readStream(cPath: cPath, kind: kind, limit: streamLimit)
                 }
-                return read(source: source)
+                return .failure(error)
             }
+            return read(source: source)
         }
     }
 
