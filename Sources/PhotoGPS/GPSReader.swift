@@ -222,7 +222,7 @@ public struct GPSReader: Sendable {
         let candidates = [4 + offset] + Array(4..<min(item.count - 4, 80))
         for start in candidates where start >= 4 && start + 4 <= item.count {
             let head = item[start..<start + 4]
-            if head.elementsEqual([0x49, 0x49, 0x2A, 0x00]) || head.elementsEqual([0x4D, 0x4D, 0x00, 0x2A]) {
+            if head.elementsEqual(TIFFHeader.intel) || head.elementsEqual(TIFFHeader.motorola) {
                 return item[start...]
             }
         }

@@ -246,7 +246,8 @@ private struct IFDWriter {
 
     init(bigEndian: Bool) {
         self.bigEndian = bigEndian
-        bytes = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8] : [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
+        // The header, then IFD0's offset: 8, right after it.
+        bytes = bigEndian ? TIFFHeader.motorola + [0, 0, 0, 8] : TIFFHeader.intel + [8, 0, 0, 0]
     }
 
     private func encode16(_ value: UInt16) -> [UInt8] {

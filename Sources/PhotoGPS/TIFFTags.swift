@@ -42,6 +42,14 @@ enum TIFFType: UInt16, Hashable, Sendable {
     var isPointer: Bool { self == .long || self == .ifd }
 }
 
+/// The first four bytes of a TIFF structure: the byte-order mark, then 42 in that order.
+enum TIFFHeader {
+    /// Intel (little-endian) order: `II`, 42.
+    static let intel: [UInt8] = [0x49, 0x49, 0x2A, 0x00]
+    /// Motorola (big-endian) order: `MM`, 42.
+    static let motorola: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A]
+}
+
 /// The IFD0 and EXIF IFD tag numbers phototag reads (EXIF 2.32 / 3.0, TIFF 6.0).
 enum ExifTag {
     /// IFD0 `Make`: the camera's maker.
