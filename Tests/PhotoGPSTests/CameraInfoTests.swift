@@ -4,7 +4,7 @@ import Testing
 
 /// SubSecTimeOriginal (EXIF tag 0x9291), read with the other capture-time tags, in a JPEG's EXIF
 /// block and through the compact block built for TIFF files.
-@Suite struct SubSecondTests {
+@Suite struct CameraInfoTests {
     /// A little-endian TIFF: IFD0 with Make and the Exif IFD pointer, then an Exif IFD with
     /// DateTimeOriginal and SubSecTimeOriginal (ASCII, NUL-terminated).
     static func tiff(subSeconds: String) -> [UInt8] {

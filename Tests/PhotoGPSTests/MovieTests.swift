@@ -40,7 +40,7 @@ final class CountingSource: ByteSource {
 /// Videos (QuickTime, MP4, M4V, 3GP): every fixture of `Fixtures/videos/` (written by
 /// `Fixtures/make_videos.py`) with its exact outcome, the ISO 6709 parser, the capture time, and
 /// the read limits on large files built here (a sparse multi-gigabyte `mdat`, a `moov` past 1 MiB).
-@Suite struct VideoTests {
+@Suite struct MovieTests {
     static func video(_ name: String) -> String { "\(Fixtures.root)/videos/\(name)" }
 
     /// 2019-07-01T12:34:56Z, as `mvhd` gives it: UTC, offset +00:00.

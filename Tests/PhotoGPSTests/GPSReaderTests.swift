@@ -19,7 +19,7 @@ struct Expectation: CustomTestStringConvertible, Sendable {
 }
 
 /// Every photo in `Fixtures/photos/`, through the whole reading path, with its exact outcome.
-@Suite struct FixturePhotoTests {
+@Suite struct GPSReaderTests {
     static let expectations: [Expectation] = [
         .init(
             file: "ne-little-endian.jpg", status: .located, latitude: 48.858222222222224, longitude: 2.2944999999999998,

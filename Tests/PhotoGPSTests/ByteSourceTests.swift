@@ -5,7 +5,7 @@ import Testing
 @testable import PhotoGPS
 
 /// How files are opened and how much of them is read.
-@Suite struct FileReadingTests {
+@Suite struct ByteSourceTests {
     /// `photo` with its image data replaced by `scanBytes` bytes after the SOS header, like a
     /// camera JPEG of that size. Returns the file's bytes and where its SOS marker starts.
     static func bigJPEG(from photo: String, scanBytes: Int) throws -> (bytes: [UInt8], sos: Int) {
