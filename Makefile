@@ -1,16 +1,20 @@
 # phototag: the two quick-start commands are `make run` and `make test`.
 # Each installs what it needs first (libexif-dev and pkg-config; see Scripts/install-deps).
 
+# The Swift toolchain is the one of the first `swift` on PATH; SWIFT=/path/to/usr/bin/swift picks
+# another. Its other tools (docc, swift-api-digester…) are taken from the same folder
+# (Scripts/toolchain), and every target that needs it stops with a clear message when it is missing.
 SWIFT ?= swift
+export SWIFT
 PREFIX ?= /usr/local
 PHOTO ?= Fixtures/photos/ne-little-endian.jpg
 
-# The toolchain lives in /opt/swift on the project's Linux machines; use it when swift is not on PATH.
-export PATH := $(PATH):/opt/swift/usr/bin
+.PHONY: toolchain deps build run test check lint format clean bench places install uninstall fuzz
 
-.PHONY: deps build run test check lint format clean bench places install uninstall fuzz
+toolchain:
+	@Scripts/toolchain >/dev/null
 
-deps:
+deps: toolchain
 	@Scripts/install-deps
 
 # The release binary as installed: the place table compiled in, and on Linux a fully static
@@ -37,10 +41,10 @@ check: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
 	PHOTOTAG_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
-lint:
+lint: toolchain
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
 
-format:
+format: toolchain
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
 
 # One self-contained binary (the place data is inside), its man page and shell completions.
