@@ -40,8 +40,13 @@ build: deps
 run: build
 	.build/release/phototag locate $(PHOTO)
 
+# The test suite (Scripts/run-tests), ending with one line: tests passed, failed and skipped, with
+# the skipped suites and why (a shared corpus that is not present). The terminal shows failures,
+# warnings and what tests print; the full log is in .build/test.log, and VERBOSE=1 shows it all.
+# TEST_ARGS is passed to `swift test`, e.g. `make test TEST_ARGS="--filter EndToEndTests"`.
+TEST_ARGS ?=
 test: deps
-	$(SWIFT) test
+	VERBOSE=$(VERBOSE) Scripts/run-tests $(TEST_ARGS)
 
 # The test suite under AddressSanitizer and ThreadSanitizer (the scan and geocode are parallel),
 # each in its own build folder. .ci/run runs this too.
