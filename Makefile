@@ -9,7 +9,7 @@ export SWIFT
 PREFIX ?= /usr/local
 PHOTO ?= Fixtures/photos/ne-little-endian.jpg
 
-.PHONY: toolchain deps build run test check lint format clean bench places install uninstall fuzz
+.PHONY: toolchain deps build run test check lint format clean bench places install uninstall fuzz docs
 
 toolchain:
 	@Scripts/toolchain >/dev/null
@@ -56,6 +56,12 @@ check: deps
 
 lint: toolchain
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Benchmarks
+
+# The DocC documentation of the two libraries, with the toolchain's docc (no package plugin), into
+# .build/docs/PhotoGPS and .build/docs/ReverseGeocoding (Scripts/docs). A warning, such as a link
+# to a symbol that does not exist, fails it.
+docs: deps
+	Scripts/docs
 
 format: toolchain
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
