@@ -9,7 +9,8 @@ export SWIFT
 PREFIX ?= /usr/local
 PHOTO ?= Fixtures/photos/ne-little-endian.jpg
 
-.PHONY: toolchain deps build run test check lint format clean bench places install uninstall fuzz docs
+.PHONY: toolchain deps build run test check lint format clean bench places install uninstall fuzz docs api-check \
+	api-baseline
 
 toolchain:
 	@Scripts/toolchain >/dev/null
@@ -62,6 +63,15 @@ lint: toolchain
 # to a symbol that does not exist, fails it.
 docs: deps
 	Scripts/docs
+
+# The public API of PhotoGPS and ReverseGeocoding against the baselines in api/ (Scripts/api): a
+# change fails with the declarations added, removed or changed. `make api-baseline` records the
+# current API when the change is intended; commit api/ with it.
+api-check: deps
+	Scripts/api check
+
+api-baseline: deps
+	Scripts/api baseline
 
 format: toolchain
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests Benchmarks
