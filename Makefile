@@ -126,7 +126,9 @@ FUZZ_JOBS ?= 1
 fuzz: deps
 	Fuzz/run $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
-# Rebuild the bundled place table from the GeoNames dumps beside the repository.
+# Rebuild the bundled place table from a folder of GeoNames dumps: GEONAMES, by default
+# ../shared/geonames, where CI keeps the dumps the committed table was made from. The official dumps
+# are at https://download.geonames.org/export/dump/ (see README, "The place data").
 GEONAMES ?= ../shared/geonames
 GEONAMES_DATE ?= 2026-07-28
 places: build
