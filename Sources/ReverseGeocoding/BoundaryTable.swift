@@ -7,7 +7,7 @@ import CBoundaryData
 #endif
 
 /// The features of each layer that contain a point, as indices into the layers (allocation-free;
-/// see ``BoundaryTable/features(latitude:longitude:)``). `-1` means none.
+/// see ``BoundaryTable/features(latitude:longitude:fallback:)``). `-1` means none.
 public struct BoundaryFeatures: Sendable, Equatable {
     /// The time zone, an index into ``BoundaryTable/timeZoneCount``.
     public var timeZone: Int32 = -1
@@ -56,7 +56,7 @@ public struct BoundaryHit: Sendable, Equatable {
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by
 /// `phototag boundaries import` (``init(contentsOf:)``). Opening it checks the header; nothing is
-/// parsed (see ``BoundaryTableLayout`` for the format, the index and the tie rule for points on
+/// parsed (see `BoundaryTableLayout` (BoundaryTableLayout.swift) for the format, the index and the tie rule for points on
 /// a border). A lookup reads one quadtree path and a few dozen edges.
 ///
 /// **Containment** is exact for the stored geometry: a point (rounded to 1.7 cm) is in a
@@ -339,7 +339,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
 
     // MARK: coordinates
 
-    /// A position in query units (see ``BoundaryTableLayout``): longitude wrapped to
+    /// A position in query units (see `BoundaryTableLayout` (BoundaryTableLayout.swift)): longitude wrapped to
     /// -180 ..< 180, latitude clamped to -90 ... 90 with the north pole one unit south of it.
     /// `nil` when not finite.
     static func queryPoint(latitude: Double, longitude: Double) -> (x: Int64, y: Int64)? {
@@ -419,7 +419,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     }
 
     /// Whether the edge `a → b` crosses the path `q → (x1, qy) → (x1, y1)` an odd number of
-    /// times, under the tie rule (see ``BoundaryTableLayout``). Exact: every product fits in
+    /// times, under the tie rule (see `BoundaryTableLayout` (BoundaryTableLayout.swift)). Exact: every product fits in
     /// `Int64` for coordinates in range (and wraps, never traps, for damaged ones).
     @inline(__always)
     static func crossesPath(

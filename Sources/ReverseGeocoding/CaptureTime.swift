@@ -53,7 +53,7 @@ public struct CaptureTime: Hashable, Sendable {
     /// Applies the rule above.
     ///
     /// - Parameters:
-    ///   - dateTimeOriginal: `2019-07-01T14:34:56` (as ``CameraInfo`` gives it) or the EXIF form
+    ///   - dateTimeOriginal: `2019-07-01T14:34:56` (as PhotoGPS's `CameraInfo` gives it) or the EXIF form
     ///     `2019:07:01 14:34:56`.
     ///   - subSeconds: SubSecTimeOriginal, digits of the fraction of DateTimeOriginal's second.
     ///   - offsetTimeOriginal: `+02:00`.

@@ -85,7 +85,7 @@ extension ReverseGeocoder {
         return CityMatch(place: place(at: found.slot), distanceKm: found.distanceKm)
     }
 
-    /// ``city(near:countryCode:rule:)`` without building a ``Place``, for callers that write
+    /// ``city(near:countryCode:filter:rule:)`` without building a ``Place``, for callers that write
     /// millions of records: `countryCode` as UTF-8 bytes (such as a ``PlaceView``'s).
     package func cityView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer?, filter: PlaceFilter = .none,

@@ -36,14 +36,6 @@ public struct BoundaryFeature: Sendable {
     }
 }
 
-/// A strict reader for the boundary files: an RFC 7946 `FeatureCollection` of `Feature`s whose
-/// geometry is a `Polygon` or `MultiPolygon` and whose properties are strings or `null`.
-///
-/// Anything else (other geometry types, numbers with an exponent or more than five decimals,
-/// coordinates out of range, unclosed rings or rings of fewer than four positions, unknown
-/// members, trailing bytes) is an error that names the file, the line and what was wrong.
-/// Coordinates become exact integers (``GridPoint``), never `Double`s.
-//
 // Why this is not the same reader as PhotoGPS's `JSONValue` (Google Takeout sidecars), although
 // both read strict JSON: the two cannot be one without a loss on one side.
 // - Numbers: a coordinate must be an exact 1e-5 fixed-point value, and one with a sixth decimal
@@ -61,6 +53,13 @@ public struct BoundaryFeature: Sendable {
 // What they do share is small (skipping white space, a string with escapes) and differs in its
 // details (`JSONValue` takes every JSON escape and surrogate pairs; the boundary files use only
 // the escapes this reader takes), so sharing it would change one reader's grammar for no gain.
+/// A strict reader for the boundary files: an RFC 7946 `FeatureCollection` of `Feature`s whose
+/// geometry is a `Polygon` or `MultiPolygon` and whose properties are strings or `null`.
+///
+/// Anything else (other geometry types, numbers with an exponent or more than five decimals,
+/// coordinates out of range, unclosed rings or rings of fewer than four positions, unknown
+/// members, trailing bytes) is an error that names the file, the line and what was wrong.
+/// Coordinates become exact integers (``GridPoint``), never `Double`s.
 public struct GeoJSONReader {
     private let bytes: [UInt8]
     private let name: String

@@ -1,4 +1,4 @@
-/// Writes places into the binary table format of ``PlaceTableLayout``, k-d tree included.
+/// Writes places into the binary table format of `PlaceTableLayout` (PlaceTableLayout.swift), k-d tree included.
 ///
 /// The output depends only on the places and the metadata: the tree is built with full sorts
 /// under a total order (coordinate, then geonameid), so the same input always gives the same bytes.
@@ -124,7 +124,7 @@ public struct PlaceTableBuilder {
         var nodeCount: Int
     }
 
-    /// Lays the rows out as an implicit, median-partitioned k-d tree (see ``PlaceTableLayout``).
+    /// Lays the rows out as an implicit, median-partitioned k-d tree (see `PlaceTableLayout` (PlaceTableLayout.swift)).
     static func tree(vectors: [SIMD3<Double>], ids: [Int]) -> Tree {
         var order = Array(vectors.indices)
         let stride = PlaceTableLayout.boxStride
