@@ -5,6 +5,16 @@ import ReverseGeocoding
 /// U+FEFF in UTF-8: the byte order mark some tools (Excel, Notepad) write at the start of a file.
 private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
+/// `phototag geocode`'s settings.
+struct GeocodeOptions: Equatable, Sendable {
+    /// `LAT,LON` arguments; empty means standard input.
+    var coordinates: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+    /// GeoJSON: also write the lines that were not coordinates, as `null`-geometry features.
+    var allRecords = false
+}
+
 extension Context {
     /// `phototag geocode`: coordinates from arguments or standard input, places out.
     ///
