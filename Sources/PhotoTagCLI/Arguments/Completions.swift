@@ -104,7 +104,7 @@ extension Manual {
                 local command="${COMP_WORDS[1]}" first=2
                 if [[ $command == places || $command == boundaries ]]; then
                     if [[ $COMP_CWORD -eq 2 ]]; then
-                        \(bashReply(.words(["import", "info", "--help"])))
+                        \(bashReply(.words(["import", "info", Options.help.name])))
                         return
                     fi
                     command="$command ${COMP_WORDS[2]}"

@@ -59,7 +59,7 @@ extension Invocation {
         if first.hasPrefix("-") {
             // The tool's own options: --help [COMMAND...] (as help does), or --version alone.
             let option = try Commands.toolOptions.matching(first, command: nil)
-            if option == CommandSpec.help { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+            if option == Options.help { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
             guard arguments.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments[1].text)'") }
             return .version
         }
@@ -68,7 +68,7 @@ extension Invocation {
         var name = first
         if let group = commandGroups[first] {
             let next = arguments.count > 1 ? arguments[1].text : ""
-            if next.hasPrefix("-"), (try? [CommandSpec.help].matching(next, command: nil)) == CommandSpec.help {
+            if next.hasPrefix("-"), (try? [Options.help].matching(next, command: nil)) == Options.help {
                 return .help(group)  // phototag places --help
             }
             guard !next.isEmpty, !next.hasPrefix("-") else {
@@ -79,7 +79,7 @@ extension Invocation {
         }
         guard let command = Command(rawValue: name) else { throw unknownCommand(name) }
         let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
-        if parsed.has("--help") { return .help([command]) }
+        if parsed.has(Options.help) { return .help([command]) }
         // Option values are checked before the number of arguments, so that a bad value is
         // named even when it took the place of the only argument (locate --format photo.jpg).
         let invocation = try invocation(command, parsed)
@@ -87,12 +87,10 @@ extension Invocation {
         return invocation
     }
 
-    /// The commands `places` groups: `phototag help places` explains both.
-    static let placesCommands: [Command] = [.placesImport, .placesInfo]
-
-    /// The words that group two subcommands, and the commands they group.
+    /// The words that group two subcommands, and the commands they group: `phototag help places`
+    /// explains both.
     static let commandGroups: [String: [Command]] = [
-        "places": placesCommands, "boundaries": [.boundariesImport, .boundariesInfo],
+        "places": [.placesImport, .placesInfo], "boundaries": [.boundariesImport, .boundariesInfo],
     ]
 
     /// The commands `phototag help WORD...` explains, in the order named: each word is a
@@ -126,84 +124,13 @@ extension Invocation {
     private static func invocation(_ command: Command, _ parsed: ParsedArguments) throws(UsageError) -> Invocation {
         let reader = OptionReader(parsed: parsed, command: command)
         switch command {
-        case .locate:
-            let output = try reader.output()
-            let selection = try reader.selection(format: output.format)
-            let standardInput = parsed.positionals.filter { $0.bytes == [UInt8(ascii: "-")] }.count
-            if standardInput > 1 { throw reader.error("'-' (standard input) can be given only once") }
-            if standardInput == 1, selection.listIsStandardInput {
-                throw reader.error("'-' and '--files-from -' both read standard input; give one of them")
-            }
-            let place = try reader.place()
-            try reader.requirePaths(selection)
-            return .locate(LocateOptions(files: parsed.positionals, output: output, place: place, selection: selection))
-        case .scan:
-            let output = try reader.output()
-            var options = ScanOptions(
-                paths: parsed.positionals, output: output, place: try reader.place(),
-                selection: try reader.selection(format: output.format))
-            options.exclude = parsed.values["--exclude"] ?? []
-            options.maxDepth = try reader.count("--max-depth", minimum: 0)
-            options.noFollow = parsed.has("--no-follow")
-            options.allFiles = parsed.has("--all-files")
-            options.hidden = parsed.has("--hidden")
-            options.sort = parsed.has("--sort")
-            switch (parsed.has("--with-gps"), parsed.has("--without-gps")) {
-            case (true, true): throw reader.error("'--with-gps' and '--without-gps' exclude each other")
-            case (true, false): options.gpsFilter = .withGPS
-            case (false, true): options.gpsFilter = .withoutGPS
-            case (false, false): break
-            }
-            switch (parsed.last("--near"), parsed.last("--within")) {
-            case (let point?, let radius?):
-                options.near = try reader.coordinate(point, option: "--near")
-                options.within = try reader.distance(radius, option: "--within")
-            case (_?, nil): throw reader.error("'--near' needs '--within KM'")
-            case (nil, _?): throw reader.error("'--within' needs '--near LAT,LON'")
-            case (nil, nil): break
-            }
-            try reader.requirePaths(options.selection)
-            return .scan(options)
-        case .geocode:
-            let output = try reader.output()
-            var options = GeocodeOptions(
-                coordinates: try reader.coordinateArguments(parsed.positionals), output: output,
-                place: try reader.place())
-            options.allRecords = parsed.has("--all-records")
-            if options.allRecords, output.format != .geojson {
-                throw reader.error("'--all-records' is for --format geojson (other formats always keep every record)")
-            }
-            return .geocode(options)
-        case .placesImport:
-            guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
-            guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
-            var options = ImportOptions(directory: directory, output: output)
-            options.citiesFile = parsed.last("--cities")
-            options.minimumPopulation = try reader.count("--min-population", minimum: 0) ?? 0
-            if let date = parsed.last("--date") {
-                guard isISODate(date) else {
-                    throw reader.error("option '--date' needs a date like 2026-07-28, not '\(date)'")
-                }
-                options.date = date
-            }
-            options.allFeatures = parsed.has("--all-features")
-            return .placesImport(options)
-        case .placesInfo:
-            return .placesInfo(places: parsed.last("--places"))
-        case .boundariesImport:
-            guard let directory = parsed.last("--from") else { throw reader.error("option '--from' is required") }
-            guard let output = parsed.last("--output") else { throw reader.error("option '--output' is required") }
-            var options = BoundariesImportOptions(directory: directory, output: output)
-            options.tzdata = parsed.last("--tzdata")
-            if let date = parsed.last("--date") {
-                guard isISODate(date) else {
-                    throw reader.error("option '--date' needs a date like 2026-07-28, not '\(date)'")
-                }
-                options.date = date
-            }
-            return .boundariesImport(options)
-        case .boundariesInfo:
-            return .boundariesInfo
+        case .locate: return .locate(try LocateOptions(reader))
+        case .scan: return .scan(try ScanOptions(reader))
+        case .geocode: return .geocode(try GeocodeOptions(reader))
+        case .placesImport: return .placesImport(try ImportOptions(reader))
+        case .placesInfo: return .placesInfo(places: parsed.last(Options.places))
+        case .boundariesImport: return .boundariesImport(try BoundariesImportOptions(reader))
+        case .boundariesInfo: return .boundariesInfo
         case .completions:
             try command.spec.checkArgumentCount(parsed, command: command)
             let name = parsed.positionals[0].text
@@ -211,8 +138,7 @@ extension Invocation {
                 throw reader.error("unknown shell '\(name)' (choose from bash, zsh, fish)")
             }
             return .completions(shell)
-        case .manpage:
-            return .manpage
+        case .manpage: return .manpage
         }
     }
 
@@ -241,58 +167,92 @@ extension Invocation {
 }
 
 /// Turns option values into validated settings, with one message style for every bad value.
+///
+/// Options are named by their ``Options`` constants; the messages take the name from them.
 struct OptionReader {
     let parsed: ParsedArguments
     let command: Command
 
+    /// A usage error of this command.
     func error(_ message: String) -> UsageError { UsageError(message: message, command: command) }
 
+    /// Whether the command takes `option` at all.
+    func accepts(_ option: OptionSpec) -> Bool { parsed.accepted.contains(option) }
+
+    /// Whether a flag was given.
+    func has(_ option: OptionSpec) -> Bool { parsed.has(option) }
+
+    /// The last value given for an option.
+    func value(_ option: OptionSpec) -> String? { parsed.last(option) }
+
+    /// The value of an option the command cannot run without.
+    func required(_ option: OptionSpec) throws(UsageError) -> String {
+        guard let value = parsed.last(option) else { throw error("option '\(option.name)' is required") }
+        return value
+    }
+
+    /// The output options of `locate`, `scan` and `geocode`.
     func output() throws(UsageError) -> OutputOptions {
         var options = OutputOptions()
-        if parsed.has("--json") { options.format = .json }
-        if let value = parsed.last("--format") {
+        if has(Options.json) { options.format = .json }
+        if let value = value(Options.format) {
             guard let format = OutputFormat(rawValue: value) else {
                 let choices = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
                 throw error("unknown format '\(value)' (choose from \(choices))")
             }
-            if parsed.has("--json"), format != .json { throw error("'--json' and '--format \(value)' disagree") }
+            if has(Options.json), format != .json {
+                throw error("'\(Options.json.name)' and '\(Options.format.name) \(value)' disagree")
+            }
             options.format = format
         }
-        options.quiet = parsed.has("--quiet")
-        options.summaryFile = parsed.last("--summary-file")
-        options.summary = parsed.has("--summary") || options.summaryFile != nil
-        if let value = parsed.last("--coordinates") {
+        options.quiet = has(Options.quiet)
+        // Only locate and scan count their files and show a progress bar.
+        if accepts(Options.summary) {
+            options.summaryFile = value(Options.summaryFile)
+            options.summary = has(Options.summary) || options.summaryFile != nil
+        }
+        if let value = value(Options.coordinates) {
             guard let style = CoordinateStyle(rawValue: value) else {
                 let choices = CoordinateStyle.allCases.map(\.rawValue).joined(separator: ", ")
                 throw error("unknown coordinate style '\(value)' (choose from \(choices))")
             }
             options.coordinates = style
         }
-        // The later of --progress and --no-progress wins; the parser keeps them apart, so
-        // look at the order they were given in.
-        if let order = parsed.order.last(where: { $0 == "--progress" || $0 == "--no-progress" }) {
-            options.progress = order == "--progress"
+        // The later of --progress and --no-progress wins.
+        if accepts(Options.progress),
+            let last = parsed.lastGiven(of: [Options.progress, Options.noProgress])
+        {
+            options.progress = last == Options.progress
         }
         return options
     }
 
-    /// The file-selection options of `locate` and `scan`. Without `--files-from`, at least one
-    /// path argument is needed.
+    /// The file-selection options of `locate` and `scan`.
     func selection(format: OutputFormat) throws(UsageError) -> SelectionOptions {
         var options = SelectionOptions()
-        if let list = parsed.last("--files-from") {
-            guard !list.isEmpty else { throw error("option '--files-from' needs a file name or '-'") }
+        if let list = value(Options.filesFrom) {
+            guard !list.isEmpty else { throw error("option '\(Options.filesFrom.name)' needs a file name or '-'") }
             options.filesFrom = Argument(list)
         }
-        options.nullSeparated = parsed.has("--null")
-        if options.nullSeparated, options.filesFrom == nil { throw error("'--null' needs '--files-from'") }
-        options.jobs = try count("--jobs", minimum: 1, maximum: 1024)
-        options.allRecords = parsed.has("--all-records")
-        options.preferSidecar = parsed.has("--prefer-sidecar")
-        if options.allRecords, format != .geojson {
-            throw error("'--all-records' is for --format geojson (other formats always keep every record)")
+        options.nullSeparated = has(Options.null)
+        if options.nullSeparated, options.filesFrom == nil {
+            throw error("'\(Options.null.name)' needs '\(Options.filesFrom.name)'")
         }
+        options.jobs = try count(Options.jobs, minimum: 1, maximum: 1024)
+        options.allRecords = try allRecords(format: format)
+        options.preferSidecar = has(Options.preferSidecar)
         return options
+    }
+
+    /// `--all-records`, which only GeoJSON takes.
+    func allRecords(format: OutputFormat) throws(UsageError) -> Bool {
+        guard has(Options.allRecords) else { return false }
+        guard format == .geojson else {
+            throw error(
+                "'\(Options.allRecords.name)' is for \(Options.format.name) geojson (other formats always keep every record)"
+            )
+        }
+        return true
     }
 
     /// Checks, after every option value, that there is something to read: paths given as
@@ -303,37 +263,50 @@ struct OptionReader {
         }
     }
 
+    /// The place options of `locate`, `scan` and `geocode`.
     func place() throws(UsageError) -> PlaceOptions {
         var options = PlaceOptions()
-        options.places = parsed.last("--places")
-        options.nearest = try count("--nearest", minimum: 1, maximum: 1000)
-        if let value = parsed.last("--max-distance") {
-            options.filter.maximumDistanceKm = try distance(value, option: "--max-distance")
+        options.places = value(Options.places)
+        options.nearest = try count(Options.nearest, minimum: 1, maximum: 1000)
+        if let value = value(Options.maxDistance) {
+            options.filter.maximumDistanceKm = try distance(value, option: Options.maxDistance)
         }
-        options.filter.minimumPopulation = try count("--min-population", minimum: 0) ?? 0
-        options.skip = parsed.has("--no-place")
+        options.filter.minimumPopulation = try count(Options.minPopulation, minimum: 0) ?? 0
+        options.skip = has(Options.noPlace)
         if options.skip {
-            for option in ["--places", "--nearest", "--max-distance", "--min-population"] where parsed.has(option) {
-                throw error("'--no-place' and '\(option)' exclude each other")
+            for option in [Options.places, Options.nearest, Options.maxDistance, Options.minPopulation]
+            where has(option) {
+                throw error("'\(Options.noPlace.name)' and '\(option.name)' exclude each other")
             }
         }
         return options
     }
 
-    func count(_ option: String, minimum: Int, maximum: Int = Int.max) throws(UsageError) -> Int? {
-        guard let value = parsed.last(option) else { return nil }
+    /// A whole number from `minimum` to `maximum`; `nil` when the option is not given.
+    func count(_ option: OptionSpec, minimum: Int, maximum: Int = Int.max) throws(UsageError) -> Int? {
+        guard let value = value(option) else { return nil }
         guard let number = Int(value), number >= minimum, number <= maximum else {
             let range = maximum == Int.max ? "\(minimum) or more" : "from \(minimum) to \(maximum)"
-            throw error("option '\(option)' needs a whole number \(range), not '\(value)'")
+            throw error("option '\(option.name)' needs a whole number \(range), not '\(value)'")
         }
         return number
     }
 
-    func distance(_ value: String, option: String) throws(UsageError) -> Double {
+    /// A distance in km, 0 or more.
+    func distance(_ value: String, option: OptionSpec) throws(UsageError) -> Double {
         guard let number = parseDecimal(value), number >= 0, number.isFinite else {
-            throw error("option '\(option)' needs a distance in km (0 or more), not '\(value)'")
+            throw error("option '\(option.name)' needs a distance in km (0 or more), not '\(value)'")
         }
         return number
+    }
+
+    /// A date written `YYYY-MM-DD`; `nil` when the option is not given.
+    func date(_ option: OptionSpec) throws(UsageError) -> String? {
+        guard let date = value(option) else { return nil }
+        guard Invocation.isISODate(date) else {
+            throw error("option '\(option.name)' needs a date like 2026-07-28, not '\(date)'")
+        }
+        return date
     }
 
     /// `geocode`'s arguments, refusing a latitude and a longitude given as two arguments
@@ -347,10 +320,11 @@ struct OptionReader {
         return arguments
     }
 
-    func coordinate(_ value: String, option: String) throws(UsageError) -> Coordinate {
+    /// A `LAT,LON` option value.
+    func coordinate(_ value: String, option: OptionSpec) throws(UsageError) -> Coordinate {
         switch parseCoordinate(Array(value.utf8)[...]) {
         case .success(let coordinate): return coordinate
-        case .failure(let reason): throw error("option '\(option)' needs LAT,LON: \(reason)")
+        case .failure(let reason): throw error("option '\(option.name)' needs LAT,LON: \(reason)")
         }
     }
 }

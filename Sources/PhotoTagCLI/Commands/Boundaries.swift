@@ -10,6 +10,16 @@ struct BoundariesImportOptions: Equatable, Sendable {
     var date: String? = nil
 }
 
+extension BoundariesImportOptions {
+    /// The settings of a parsed `boundaries import` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        self.init(
+            directory: try reader.required(Options.boundaryFolder), output: try reader.required(Options.tableOutput))
+        tzdata = reader.value(Options.tzdata)
+        date = try reader.date(Options.boundariesDate)
+    }
+}
+
 extension Context {
     /// `phototag boundaries info`: what the bundled boundary table holds.
     func describeBoundaries() -> Int32 {

@@ -15,6 +15,17 @@ struct GeocodeOptions: Equatable, Sendable {
     var allRecords = false
 }
 
+extension GeocodeOptions {
+    /// The settings of a parsed `geocode` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        self.init(
+            coordinates: try reader.coordinateArguments(reader.parsed.positionals), output: output,
+            place: try reader.place())
+        allRecords = try reader.allRecords(format: output.format)
+    }
+}
+
 extension Context {
     /// `phototag geocode`: coordinates from arguments or standard input, places out.
     ///

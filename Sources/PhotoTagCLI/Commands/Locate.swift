@@ -16,6 +16,23 @@ struct LocateOptions: Equatable, Sendable {
     var selection = SelectionOptions()
 }
 
+extension LocateOptions {
+    /// The settings of a parsed `locate` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        let selection = try reader.selection(format: output.format)
+        let files = reader.parsed.positionals
+        let standardInput = files.filter { $0.bytes == [UInt8(ascii: "-")] }.count
+        if standardInput > 1 { throw reader.error("'-' (standard input) can be given only once") }
+        if standardInput == 1, selection.listIsStandardInput {
+            throw reader.error("'-' and '\(Options.filesFrom.name) -' both read standard input; give one of them")
+        }
+        let place = try reader.place()
+        try reader.requirePaths(selection)
+        self.init(files: files, output: output, place: place, selection: selection)
+    }
+}
+
 extension Context {
     /// What `locate` reads: a path (with the sidecars found beside it), or the photo on standard
     /// input (`-`).

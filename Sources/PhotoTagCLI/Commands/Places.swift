@@ -10,6 +10,18 @@ struct ImportOptions: Equatable, Sendable {
     var allFeatures = false
 }
 
+extension ImportOptions {
+    /// The settings of a parsed `places import` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        self.init(
+            directory: try reader.required(Options.geoNamesFolder), output: try reader.required(Options.tableOutput))
+        citiesFile = reader.value(Options.cities)
+        minimumPopulation = try reader.count(Options.importMinPopulation, minimum: 0) ?? 0
+        date = try reader.date(Options.placesDate)
+        allFeatures = reader.has(Options.allFeatures)
+    }
+}
+
 extension Context {
     /// `phototag places info`: what the place table in use is.
     func describePlaces(_ path: String?) -> Int32 {

@@ -28,6 +28,38 @@ struct ScanOptions: Equatable, Sendable {
     enum GPSFilter: Equatable, Sendable { case all, withGPS, withoutGPS }
 }
 
+extension ScanOptions {
+    /// The settings of a parsed `scan` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        self.init(
+            paths: reader.parsed.positionals, output: output, place: try reader.place(),
+            selection: try reader.selection(format: output.format))
+        exclude = reader.parsed.all(Options.exclude) ?? []
+        maxDepth = try reader.count(Options.maxDepth, minimum: 0)
+        noFollow = reader.has(Options.noFollow)
+        allFiles = reader.has(Options.allFiles)
+        hidden = reader.has(Options.hidden)
+        sort = reader.has(Options.sort)
+        switch (reader.has(Options.withGPS), reader.has(Options.withoutGPS)) {
+        case (true, true):
+            throw reader.error("'\(Options.withGPS.name)' and '\(Options.withoutGPS.name)' exclude each other")
+        case (true, false): gpsFilter = .withGPS
+        case (false, true): gpsFilter = .withoutGPS
+        case (false, false): break
+        }
+        switch (reader.value(Options.near), reader.value(Options.within)) {
+        case (let point?, let radius?):
+            near = try reader.coordinate(point, option: Options.near)
+            within = try reader.distance(radius, option: Options.within)
+        case (_?, nil): throw reader.error("'\(Options.near.name)' needs '\(Options.within.name) KM'")
+        case (nil, _?): throw reader.error("'\(Options.within.name)' needs '\(Options.near.name) LAT,LON'")
+        case (nil, nil): break
+        }
+        try reader.requirePaths(selection)
+    }
+}
+
 extension Context {
     /// One thing the walk hands to the workers.
     enum ScanItem: Sendable {

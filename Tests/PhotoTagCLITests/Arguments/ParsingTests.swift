@@ -90,6 +90,33 @@ import Testing
         #expect(try Self.parse("places", "info") == .placesInfo(places: nil))
     }
 
+    @Test func optionsAreReadThroughTheConstantsOfTheCommandsOwnSpec() throws {
+        let parsed = try Commands.placesImport.parse(
+            ["--min-population", "5", "--all-features"].map(Argument.init), command: .placesImport)
+        #expect(parsed.last(Options.importMinPopulation) == "5")
+        #expect(parsed.has(Options.allFeatures))
+        #expect(!parsed.has(Options.placesDate))
+        // Every command's spec lists each of its options once: two constants of one name (the
+        // two imports' `--from`) never meet in one command.
+        for command in Command.allCases {
+            let names = command.spec.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.rawValue)")
+        }
+    }
+
+    @Test func askingForAnOptionTheCommandDoesNotTakeTraps() async {
+        // The place filter's --min-population is not the import's (their help differs): a command
+        // that reads the wrong constant stops at once instead of reading "not given".
+        await #expect(processExitsWith: .failure) {
+            let parsed = try Commands.placesImport.parse([], command: .placesImport)
+            _ = parsed.has(Options.minPopulation)
+        }
+        await #expect(processExitsWith: .failure) {
+            let parsed = try Commands.geocode.parse([], command: .geocode)
+            _ = parsed.last(Options.allFiles)
+        }
+    }
+
     @Test func helpForPlacesShowsBothSubcommands() throws {
         #expect(try Self.parse("help", "places") == .help([.placesImport, .placesInfo]))
         #expect(try Self.parse("places", "--help") == .help([.placesImport, .placesInfo]))
