@@ -111,8 +111,8 @@ extension Context {
             start = end
         }
         pipeline.finish()
-        run.end()
-        if run.sawError || !listRead { return PhotoTag.ExitStatus.unreadable }
-        return run.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
+        let outcome = run.end()
+        if outcome.sawError || !listRead { return PhotoTag.ExitStatus.unreadable }
+        return outcome.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }
 }

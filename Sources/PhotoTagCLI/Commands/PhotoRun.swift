@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -19,74 +20,94 @@ extension Context {
 
     /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
     /// `locate` and `scan`.
-    final class PhotoRun: @unchecked Sendable {  // every method takes `lock`
-        /// Serialises the workers' deliveries with the walker's notes and progress totals.
-        private let lock = Lock()
-        let context: Context
-        let output: OutputOptions
-        var emitter: RecordEmitter
-        var summary = Summary()
-        var progress: ProgressBar
-        var sawError = false
-        var sawUnlocated = false
+    ///
+    /// The workers' deliveries, the walker's notes and the progress totals meet here, from many
+    /// threads: everything they change (the sinks, the records written, the counts, the bar) is
+    /// private ``State`` that only ``Locked/withLock(_:)`` reaches, so the compiler, not a
+    /// comment, checks that every access holds the lock.
+    final class PhotoRun: Sendable {
+        /// How a run ended, for the exit status.
+        struct Outcome: Equatable {
+            /// Some file could not be read, or the summary could not be written.
+            var sawError = false
+            /// Some file has no usable position.
+            var sawUnlocated = false
+        }
+
+        /// What the lock guards.
+        private struct State {
+            let context: Context
+            var emitter: RecordEmitter
+            var summary = Summary()
+            let progress: ProgressBar
+            var outcome = Outcome()
+        }
+
+        private let state: Locked<State>
+        private let output: OutputOptions
         /// Whether records go to the terminal that shows the progress bar and diagnostics.
         ///
         /// Then each batch of records is written with the bar erased and flushed before the bar
         /// is drawn again, so the bar's text never ends up inside a record line; and an error is
         /// not repeated on stderr when its record already shows it there.
-        let sharesTerminal: Bool
+        private let sharesTerminal: Bool
 
         init(context: Context, output: OutputOptions, formatter: RecordFormatter, columnWidth: Int) {
-            self.context = context
             self.output = output
-            emitter = RecordEmitter(formatter: formatter, columnWidth: columnWidth)
             sharesTerminal = context.outputSharesTerminal
             let showProgress = output.progress ?? (context.errors.isTerminal && !output.quiet)
-            progress = ProgressBar(
+            let progress = ProgressBar(
                 sink: context.errors, enabled: showProgress, plain: ProgressBar.isPlain(context.environment),
                 delay: context.progressDelay)
+            state = Locked(
+                State(
+                    context: context, emitter: RecordEmitter(formatter: formatter, columnWidth: columnWidth),
+                    progress: progress))
         }
 
         /// The part of the summary-only text mode: records are counted, not printed.
-        var summaryOnly: Bool { output.summaryReplacesRecords }
+        private var summaryOnly: Bool { output.summaryReplacesRecords }
 
+        /// Writes the format's header.
         func start() {
-            lock.withLock {
-                if !summaryOnly { context.output.write(emitter.formatter.header()) }
-                if sharesTerminal { context.output.flush() }
+            state.withLock { state in
+                if !summaryOnly { state.context.output.write(state.emitter.formatter.header()) }
+                if sharesTerminal { state.context.output.flush() }
             }
         }
 
+        /// Writes a batch of records, in order, with their diagnostics; called by the pipeline.
         func deliver(_ batch: [Processed]) {
-            lock.withLock {
-                for processed in batch { deliverLocked(processed) }
+            state.withLock { state in
+                for processed in batch { deliver(processed, &state) }
                 // NDJSON goes out as soon as a batch is ready: one write per batch, not per line;
                 // so do records on the terminal that shows the bar, before it is drawn again.
-                if (output.format == .ndjson || sharesTerminal), !summaryOnly { context.output.flush() }
+                if output.format == .ndjson || sharesTerminal, !summaryOnly { state.context.output.flush() }
                 // Diagnostics go out as they happen, not at exit: a long scan shows problems
                 // live, and an interrupted one has still reported them.
-                context.errors.flush()
-                progress.show()
+                state.context.errors.flush()
+                state.progress.show()
             }
         }
 
-        private func deliverLocked(_ processed: Processed) {
+        /// Writes one record and its diagnostics, holding the lock.
+        private func deliver(_ processed: Processed, _ state: inout State) {
             guard !processed.notAPhoto else {
-                progress.advance()
-                return summary.addNotAPhoto()
+                state.progress.advance()
+                return state.summary.addNotAPhoto()
             }
             let record = processed.record
             switch record.reading.status {
             case .located: break
-            case .noGPS, .invalidGPS: sawUnlocated = true
-            case .error: sawError = true
+            case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
+            case .error: state.outcome.sawError = true
             }
             let printed = processed.rendered != nil && !summaryOnly
             if !output.quiet {
                 if let error = record.reading.error {
                     // On a terminal that shows both streams, the error record already says it.
                     if !(printed && sharesTerminal) {
-                        diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n")
+                        diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n", state)
                     }
                 } else if output.format == .text {
                     // An unusable GPS block's warnings are in the record line itself.
@@ -94,64 +115,66 @@ extension Context {
                         record.reading.status == .located
                         ? record.warnings : record.time?.warnings.map(\.description) ?? []
                     for warning in shown {
-                        diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n")
+                        diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n", state)
                     }
                 }
             }
             if let rendered = processed.rendered {
-                summary.add(record)
+                state.summary.add(record)
                 if printed {
-                    if sharesTerminal { progress.hide() }
-                    context.output.write(emitter.emit(rendered))
+                    if sharesTerminal { state.progress.hide() }
+                    state.context.output.write(state.emitter.emit(rendered))
                 }
             }
-            progress.advance()
+            state.progress.advance()
         }
 
-        /// Writes a line to stderr, with the progress bar out of its way.
-        private func diagnose(_ line: String) {
-            progress.hide()
-            context.errors.write(line)
+        /// Writes a line to stderr, with the progress bar out of its way; holding the lock.
+        private func diagnose(_ line: String, _ state: State) {
+            state.progress.hide()
+            state.context.errors.write(line)
         }
 
+        /// Reports something about the run (a skipped entry, an unreadable list) on stderr, unless
+        /// `--quiet`.
         func note(_ text: String) {
-            lock.withLock {
+            state.withLock { state in
                 guard !output.quiet else { return }
-                diagnose("phototag: \(text)\n")
-                context.errors.flush()
-                progress.show()
+                diagnose("phototag: \(text)\n", state)
+                state.context.errors.flush()
+                state.progress.show()
             }
         }
 
         /// Whether standard output's reader has gone (a closed pipe): the producer then stops.
-        /// Asked under the lock, since workers set it while writing.
-        var readerIsGone: Bool { lock.withLock { context.output.isClosed } }
+        var readerIsGone: Bool { state.withLock { $0.context.output.isClosed } }
 
         /// Tells the progress bar how many files the walk has found so far.
         func found(_ count: Int, final: Bool) {
-            lock.withLock {
-                progress.total = count
-                progress.totalIsFinal = final
+            state.withLock { state in
+                state.progress.total = count
+                state.progress.totalIsFinal = final
             }
         }
 
-        func end() {
-            lock.withLock { endLocked() }
-        }
-
-        private func endLocked() {
-            progress.finish()
-            if summaryOnly {
-                context.output.write(summary.text())
-            } else {
-                context.output.write(emitter.formatter.footer(count: emitter.count))
-                if output.summary {
-                    // Not after a failed write: the summary would count records that were lost.
-                    context.output.flush()
-                    if context.output.writeError == nil, !summary.report(output, errors: context.errors) {
-                        sawError = true
+        /// Writes the footer or the summary, and returns how the run went.
+        func end() -> Outcome {
+            state.withLock { state in
+                state.progress.finish()
+                let output = state.context.output
+                if summaryOnly {
+                    output.write(state.summary.text())
+                } else {
+                    output.write(state.emitter.formatter.footer(count: state.emitter.count))
+                    if self.output.summary {
+                        // Not after a failed write: the summary would count records that were lost.
+                        output.flush()
+                        if output.writeError == nil, !state.summary.report(self.output, errors: state.context.errors) {
+                            state.outcome.sawError = true
+                        }
                     }
                 }
+                return state.outcome
             }
         }
     }

@@ -173,8 +173,8 @@ extension Context {
         let listRead = listWasRead(listFile, options.selection, note: run.note)
         run.found(found, final: true)
         pipeline.finish()
-        run.end()
-        return run.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
+        let outcome = run.end()
+        return outcome.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
     }
 }
 
