@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// The phototag command line: arguments in, bytes out, an exit status back.
 ///
 /// Everything the executable does happens here, so tests run it in-process with memory sinks.
@@ -52,7 +54,7 @@ public enum PhotoTag {
         // A failed write (a full disk, /dev/full) loses output: say so, and never exit 0. A
         // closed pipe (EPIPE) is not an error: the reader has all it wanted.
         if let code = output.writeError ?? errors.writeError {
-            errors.write("phototag: write error: \(writeErrorText(code))\n")
+            errors.write("phototag: write error: \(errnoText(code))\n")
             errors.flush()
             return ExitStatus.unreadable
         }

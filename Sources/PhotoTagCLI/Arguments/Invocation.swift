@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import ReverseGeocoding
 
 /// The commands phototag has.
@@ -160,9 +161,7 @@ extension Invocation {
         func number(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
         let year = number(0..<4), month = number(5..<7), day = number(8..<10)
         guard (1...12).contains(month) else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        return (1...days).contains(day)
+        return (1...GregorianCalendar.daysIn(month: month, year: year)).contains(day)
     }
 }
 
@@ -294,7 +293,7 @@ struct OptionReader {
 
     /// A distance in km, 0 or more.
     func distance(_ value: String, option: OptionSpec) throws(UsageError) -> Double {
-        guard let number = parseDecimal(value), number >= 0, number.isFinite else {
+        guard let number = DecimalNumber.parse(value.utf8), number >= 0, number.isFinite else {
             throw error("option '\(option.name)' needs a distance in km (0 or more), not '\(value)'")
         }
         return number
@@ -313,7 +312,7 @@ struct OptionReader {
     /// (`geocode 48.8 2.3`), which would otherwise be two error records.
     func coordinateArguments(_ arguments: [Argument]) throws(UsageError) -> [Argument] {
         for (first, second) in zip(arguments, arguments.dropFirst())
-        where parseDecimal(first.text) != nil && parseDecimal(second.text) != nil {
+        where DecimalNumber.parse(first.bytes) != nil && DecimalNumber.parse(second.bytes) != nil {
             throw error(
                 "'\(first.text)' and '\(second.text)' are two arguments; did you mean '\(first.text),\(second.text)'?")
         }

@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -61,12 +62,7 @@ struct Context {
         #endif
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return nil }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))"
+        return
+            "\(zeroPadded(Int(parts.tm_year) + 1900, 4))-\(zeroPadded(Int(parts.tm_mon) + 1, 2))-\(zeroPadded(Int(parts.tm_mday), 2))"
     }
-}
-
-/// Zero-pads a non-negative number to `width` digits.
-func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
