@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -29,7 +31,7 @@ public final class FileInput: InputSource {
 
     /// Opens the file at `path` for reading; a folder is refused with `EISDIR`.
     init(path: [UInt8]) throws(ListFileError) {
-        let descriptor = withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw ListFileError(code: errno) }
         var info = stat()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
@@ -45,22 +47,9 @@ public final class FileInput: InputSource {
     public func read(upTo count: Int) -> [UInt8] {
         guard failure == 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            initialized = 0
-            while true {
-                #if canImport(Glibc)
-                    let got = Glibc.read(descriptor, buffer.baseAddress, count)
-                #else
-                    let got = Darwin.read(descriptor, buffer.baseAddress, count)
-                #endif
-                if got >= 0 {
-                    initialized = got
-                    return
-                }
-                if errno != EINTR {
-                    failure = errno
-                    return
-                }
-            }
+            let got = readRetrying(descriptor, buffer.baseAddress, count)
+            initialized = max(got, 0)
+            if got < 0 { failure = errno }
         }
     }
 }

@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -115,11 +116,11 @@ struct SidecarPairing {
 
     /// The names in a folder (all of them; an unreadable folder has none).
     static func listNames(_ folder: [UInt8]) -> [[UInt8]] {
-        let stream: OpaquePointer? = withCString(folder) { opendir($0) }
+        let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
         guard let stream else { return [] }
         defer { closedir(stream) }
         var names: [[UInt8]] = []
-        while let raw = readdir(stream) { names.append(entryName(raw)) }
+        while let raw = readdir(stream) { names.append(directoryEntryName(raw)) }
         return names
     }
 }

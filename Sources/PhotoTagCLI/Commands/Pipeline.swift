@@ -1,28 +1,11 @@
 import Dispatch
+import PhotoTagSupport
 
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// A mutual-exclusion lock over `pthread_mutex_t`, for state shared with worker threads.
-final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}
 
 /// The number of processors online (at least 1).
 func processorCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
@@ -31,27 +14,31 @@ func processorCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 ///
 /// At most `window` items are in flight: `submit` blocks until the oldest ones are delivered,
 /// so memory stays flat however many items there are, and output streams in a deterministic
-/// order. `deliver` runs under a lock, one result at a time. With one worker everything runs on
+/// order. `deliver` runs under the lock, one result at a time. With one worker everything runs on
 /// the submitting thread (no threads are started for a single file).
-final class OrderedPipeline<Item: Sendable, Output: Sendable>: @unchecked Sendable {
+final class OrderedPipeline<Item: Sendable, Output: Sendable>: Sendable {
     private let work: @Sendable (Item) -> Output
-    private let deliver: (Output) -> Void
+    private let deliver: @Sendable (Output) -> Void
     private let workers: Int
-    private let lock = Lock()
     private let slots: DispatchSemaphore
     private let available = DispatchSemaphore(value: 0)
     private let group = DispatchGroup()
-    // Guarded by `lock`:
-    private var queue: [(Int, Item)] = []
-    private var queueHead = 0
-    private var closed = false
-    private var finished: [Int: Output] = [:]
-    private var nextToDeliver = 0
-    private var nextToSubmit = 0
+    /// The queue and the results waiting for their turn, shared by the submitter and the workers.
+    private let state = Locked(State())
+
+    /// What the lock guards.
+    private struct State {
+        var queue: [(Int, Item)] = []
+        var queueHead = 0
+        var closed = false
+        var finished: [Int: Output] = [:]
+        var nextToDeliver = 0
+        var nextToSubmit = 0
+    }
 
     init(
         workers: Int, window: Int = 256, work: @escaping @Sendable (Item) -> Output,
-        deliver: @escaping (Output) -> Void
+        deliver: @escaping @Sendable (Output) -> Void
     ) {
         self.workers = max(1, workers)
         self.work = work
@@ -74,9 +61,9 @@ final class OrderedPipeline<Item: Sendable, Output: Sendable>: @unchecked Sendab
             return
         }
         slots.wait()
-        lock.withLock {
-            queue.append((nextToSubmit, item))
-            nextToSubmit += 1
+        state.withLock { state in
+            state.queue.append((state.nextToSubmit, item))
+            state.nextToSubmit += 1
         }
         available.signal()
     }
@@ -84,37 +71,39 @@ final class OrderedPipeline<Item: Sendable, Output: Sendable>: @unchecked Sendab
     /// Waits until every submitted item has been delivered.
     func finish() {
         guard workers > 1 else { return }
-        lock.withLock { closed = true }
+        state.withLock { $0.closed = true }
         for _ in 0..<workers { available.signal() }
         group.wait()
     }
 
+    /// Takes items from the queue until it is closed and empty.
     private func runWorker() {
         while true {
             available.wait()
-            let next: (Int, Item)? = lock.withLock {
-                guard queueHead < queue.count else { return nil }
-                let item = queue[queueHead]
-                queueHead += 1
-                if queueHead > 1024, queueHead * 2 > queue.count {  // drop delivered slots
-                    queue.removeFirst(queueHead)
-                    queueHead = 0
+            let next: (Int, Item)? = state.withLock { state in
+                guard state.queueHead < state.queue.count else { return nil }
+                let item = state.queue[state.queueHead]
+                state.queueHead += 1
+                if state.queueHead > 1024, state.queueHead * 2 > state.queue.count {  // drop delivered slots
+                    state.queue.removeFirst(state.queueHead)
+                    state.queueHead = 0
                 }
                 return item
             }
             guard let (sequence, item) = next else {
-                if lock.withLock({ closed }) { return }
+                if state.withLock({ $0.closed }) { return }
                 continue
             }
             let output = work(item)
-            var released = 0
-            lock.withLock {
-                finished[sequence] = output
-                while let ready = finished.removeValue(forKey: nextToDeliver) {
+            let released = state.withLock { state in
+                var released = 0
+                state.finished[sequence] = output
+                while let ready = state.finished.removeValue(forKey: state.nextToDeliver) {
                     deliver(ready)
-                    nextToDeliver += 1
+                    state.nextToDeliver += 1
                     released += 1
                 }
+                return released
             }
             for _ in 0..<released { slots.signal() }
         }

@@ -1,8 +1,11 @@
-import ReverseGeocoding
-
 /// The specifications of every command: parsing, help, completions and the man page all come
 /// from these, so they cannot drift apart.
-enum Commands {
+/// Every option of every command, once: the specs below list them, the parser matches them,
+/// and each command reads its settings through these constants (never through a name written
+/// as a string), so a misspelt option does not compile. Options that share a name but not a
+/// meaning (`--from` of the two imports) are separate constants.
+enum Options {
+    static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
     static let format = OptionSpec(
         name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson",
         choices: OutputFormat.allCases.map(\.rawValue))
@@ -30,8 +33,6 @@ enum Commands {
 
     static let version = OptionSpec(
         name: "--version", short: "-V", help: "Show the version and the place data's source")
-    /// The options the tool itself takes, before any command.
-    static let toolOptions = [CommandSpec.help, version]
 
     static let coordinates = OptionSpec(
         name: "--coordinates", value: "<style>",
@@ -47,10 +48,58 @@ enum Commands {
         name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
     static let preferSidecar = OptionSpec(
         name: "--prefer-sidecar", help: "Take an XMP/Takeout sidecar's position over the file's own")
-    static let selectionOptions = [filesFrom, null, jobs, allRecords, preferSidecar]
 
-    static let outputOptions = [format, json, coordinates, quiet]
-    static let placeOptions = [places, nearest, maxDistance, minPopulation, noPlace]
+    // scan
+    static let allFiles = OptionSpec(
+        name: "--all-files", help: "Read every file's first bytes, not only photo extensions")
+    static let hidden = OptionSpec(name: "--hidden", help: "Include hidden files and folders")
+    static let exclude = OptionSpec(
+        name: "--exclude", value: "<glob>", help: "Skip entries whose name or relative path matches")
+    static let maxDepth = OptionSpec(
+        name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)")
+    static let noFollow = OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders")
+    static let sort = OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too")
+    static let withGPS = OptionSpec(
+        name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)")
+    static let withoutGPS = OptionSpec(name: "--without-gps", help: "Print only photos without a usable position")
+    static let near = OptionSpec(
+        name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here")
+    static let within = OptionSpec(name: "--within", value: "<km>", help: "The radius for --near")
+
+    // places import and boundaries import
+    static let geoNamesFolder = OptionSpec(
+        name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)")
+    static let boundaryFolder = OptionSpec(
+        name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)")
+    static let tableOutput = OptionSpec(
+        name: "--output", value: "<file>", help: "Where to write the table (required)")
+    static let cities = OptionSpec(
+        name: "--cities", value: "<name>", help: "The cities file to read (default: the only one)")
+    static let importMinPopulation = OptionSpec(
+        name: "--min-population", value: "<n>", help: "Leave out places with fewer people")
+    static let placesDate = OptionSpec(
+        name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the file's)")
+    static let allFeatures = OptionSpec(
+        name: "--all-features", help: "Keep every feature class, not only populated places")
+    static let tzdata = OptionSpec(
+        name: "--tzdata", value: "<dir>", help: "A compiled tz database (zoneinfo) whose rules to store for each zone")
+    static let boundariesDate = OptionSpec(
+        name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the files')")
+}
+
+/// The specifications of every command: parsing, help, completions and the man page all come
+/// from these, so they cannot drift apart.
+enum Commands {
+    /// The options the tool itself takes, before any command.
+    static let toolOptions = [Options.help, Options.version]
+
+    static let outputOptions = [Options.format, Options.json, Options.coordinates, Options.quiet]
+    static let placeOptions = [
+        Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.noPlace,
+    ]
+    static let selectionOptions = [
+        Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
+    ]
 
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
@@ -62,7 +111,7 @@ enum Commands {
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         missingArgumentsMessage: "no files given",
         options: outputOptions + placeOptions + selectionOptions + [
-            summary, summaryFile, progress, noProgress, CommandSpec.help,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
         ],
         epilogue: """
             One record per file, in argument order, then the files of --files-from in list order,
@@ -84,18 +133,9 @@ enum Commands {
         name: "scan", summary: "Find the photos under folders and print where each was taken",
         arguments: "<path>...", missingArgumentsMessage: "no paths given",
         options: outputOptions + placeOptions + selectionOptions + [
-            OptionSpec(name: "--all-files", help: "Read every file's first bytes, not only photo extensions"),
-            OptionSpec(name: "--hidden", help: "Include hidden files and folders"),
-            OptionSpec(name: "--exclude", value: "<glob>", help: "Skip entries whose name or relative path matches"),
-            OptionSpec(
-                name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)"),
-            OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders"),
-            OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too"),
-            OptionSpec(name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)"),
-            OptionSpec(name: "--without-gps", help: "Print only photos without a usable position"),
-            OptionSpec(name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here"),
-            OptionSpec(name: "--within", value: "<km>", help: "The radius for --near"),
-            summary, summaryFile, progress, noProgress, CommandSpec.help,
+            Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
+            Options.withGPS, Options.withoutGPS, Options.near, Options.within,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
         ],
         epilogue: """
             Folders are walked recursively, in path order, on every core (or --jobs n); records
@@ -132,7 +172,7 @@ enum Commands {
 
     static let geocode = CommandSpec(
         name: "geocode", summary: "Name the places nearest to coordinates", arguments: "[<lat,lon>...]",
-        options: outputOptions + placeOptions + [allRecords, CommandSpec.help],
+        options: outputOptions + placeOptions + [Options.allRecords, Options.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
             line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes
@@ -160,13 +200,9 @@ enum Commands {
         name: "places import", summary: "Build a place table from GeoNames dump files", arguments: "",
         maximumArguments: 0,
         options: [
-            OptionSpec(name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)"),
-            OptionSpec(name: "--output", value: "<file>", help: "Where to write the table (required)"),
-            OptionSpec(name: "--cities", value: "<name>", help: "The cities file to read (default: the only one)"),
-            OptionSpec(name: "--min-population", value: "<n>", help: "Leave out places with fewer people"),
-            OptionSpec(name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the file's)"),
-            OptionSpec(name: "--all-features", help: "Keep every feature class, not only populated places"),
-            CommandSpec.help,
+            Options.geoNamesFolder, Options.tableOutput, Options.cities, Options.importMinPopulation,
+            Options.placesDate, Options.allFeatures,
+            Options.help,
         ],
         epilogue: """
             The folder holds a cities file (cities500.txt, cities1000.txt… or allCountries.txt)
@@ -177,19 +213,14 @@ enum Commands {
 
     static let placesInfo = CommandSpec(
         name: "places info", summary: "Describe the place table in use", arguments: "", maximumArguments: 0,
-        options: [places, CommandSpec.help])
+        options: [Options.places, Options.help])
 
     static let boundariesImport = CommandSpec(
         name: "boundaries import", summary: "Build a boundary table from GeoJSON polygons", arguments: "",
         maximumArguments: 0,
         options: [
-            OptionSpec(name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)"),
-            OptionSpec(name: "--output", value: "<file>", help: "Where to write the table (required)"),
-            OptionSpec(
-                name: "--tzdata", value: "<dir>",
-                help: "A compiled tz database (zoneinfo) whose rules to store for each zone"),
-            OptionSpec(name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the files')"),
-            CommandSpec.help,
+            Options.boundaryFolder, Options.tableOutput, Options.tzdata, Options.boundariesDate,
+            Options.help,
         ],
         epilogue: """
             The folder holds timezones.geojson (properties tzid, country), countries.geojson
@@ -203,12 +234,12 @@ enum Commands {
 
     static let boundariesInfo = CommandSpec(
         name: "boundaries info", summary: "Describe the bundled boundary table", arguments: "",
-        maximumArguments: 0, options: [CommandSpec.help])
+        maximumArguments: 0, options: [Options.help])
 
     static let completions = CommandSpec(
         name: "completions", summary: "Print a shell completion script", arguments: "<bash|zsh|fish>",
         minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,
-        options: [CommandSpec.help],
+        options: [Options.help],
         epilogue: """
             Commands and their options complete, then option values (formats, files, folders)
             and file names for locate and scan. To install:
@@ -220,101 +251,8 @@ enum Commands {
 
     static let manpage = CommandSpec(
         name: "manpage", summary: "Print the manual page (roff), as installed by make install",
-        arguments: "", maximumArguments: 0, options: [CommandSpec.help])
+        arguments: "", maximumArguments: 0, options: [Options.help])
 
     /// The extensions `scan` picks by default, as shown in help.
     static var photoExtensionList: String { PhotoFiles.extensions.sorted().joined(separator: ", ") }
-}
-
-/// Every help text phototag prints, in one place.
-enum Help {
-    static let toolVersion = "0.1.0"
-
-    /// `phototag --version`: the tool, the bundled data and its credit.
-    static var version: String {
-        let places = ReverseGeocoder.bundled
-        let boundaries = BoundaryTable.bundled
-        return """
-            phototag \(toolVersion)
-            Place data: \(places.source), \(grouped(places.placeCount)) places, as of \(places.date)
-            Place data © GeoNames (geonames.org), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)
-            Boundaries: \(boundaries.timeZoneCount) time zones, \(boundaries.countryCount) countries, \
-            \(grouped(boundaries.admin1Count)) admin-1 regions, as of \(boundaries.date)
-            Time-zone boundaries: timezone-boundary-builder 2026e
-            (https://github.com/evansiroky/timezone-boundary-builder), data © OpenStreetMap contributors,
-            available under the Open Database License 1.0 (https://opendatacommons.org/licenses/odbl/1-0/);
-            phototag's boundary table is a derivative database offered under the same licence (see NOTICE)
-            Country and admin-1 geometry: Natural Earth (public domain); admin-1 codes: GeoNames, CC BY 4.0
-            Time-zone rules: IANA tz database 2026f (public domain)
-
-            """
-    }
-
-    /// The usage line of a command, or of the tool.
-    static func usage(_ command: Command?) -> String {
-        command?.spec.usage ?? "phototag <command> [options]"
-    }
-
-    /// The help of each command in turn, blank-line separated; the tool's help for none.
-    static func text(_ commands: [Command]) -> String {
-        commands.isEmpty ? toolHelp : commands.map { text($0) }.joined(separator: "\n")
-    }
-
-    /// The help of a command (its options, usage and notes), or the tool's for `nil`.
-    static func text(_ command: Command?) -> String {
-        guard let command else { return toolHelp }
-        let spec = command.spec
-        var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n" + optionRows(spec.options)
-        if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
-        return text
-    }
-
-    /// The option list of a help text: names and value in a column, then the help.
-    static func optionRows(_ options: [OptionSpec]) -> String {
-        let rows = options.map { option in
-            let names = (option.short.map { "\($0), " } ?? "") + option.name + (option.value.map { " \($0)" } ?? "")
-            return (names, option.help)
-        }
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { names, help in "  \(names)\(String(repeating: " ", count: width - names.count))   \(help)\n" }
-            .joined()
-    }
-
-    static var toolHelp: String {
-        let names = Command.allCases.map(\.rawValue) + ["help"]
-        let width = names.map(\.count).max()!
-        var text = """
-            phototag: where was this photo taken? Reads photos' GPS tags and names the nearest
-            place, offline.
-
-            Usage: \(usage(nil))
-
-            Commands:
-
-            """
-        for command in Command.allCases {
-            text +=
-                "  \(command.rawValue)\(String(repeating: " ", count: width - command.rawValue.count))   \(command.spec.summary)\n"
-        }
-        text += "  help\(String(repeating: " ", count: width - 4))   Show help for commands\n"
-        text += "\nOptions:\n" + optionRows(Commands.toolOptions)
-        text += """
-
-            See 'phototag help <command>...' for commands' options ('help places' for both
-            places commands). Long options may be shortened while unambiguous: --form for --format.
-
-            """
-        return text
-    }
-}
-
-/// `1234567` → `1,234,567`.
-func grouped(_ number: Int) -> String {
-    let digits = Array(String(number.magnitude))
-    var text = ""
-    for (index, digit) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-        text.append(digit)
-    }
-    return (number < 0 ? "-" : "") + text
 }

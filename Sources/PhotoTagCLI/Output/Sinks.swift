@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -75,7 +77,7 @@ public final class FileSink: OutputSink {
         guard bytes.count < 1 << 16 else {
             // A big block (a batch of geocode records) goes out as it is, not through the buffer.
             flush()
-            writeAll(bytes)
+            writeOut(bytes)
             return
         }
         buffer.append(contentsOf: bytes)
@@ -84,39 +86,18 @@ public final class FileSink: OutputSink {
 
     public func flush() {
         guard !isClosed else { return }
-        buffer.withUnsafeBytes { writeAll($0) }
+        buffer.withUnsafeBytes { writeOut($0) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// `write(2)` until everything is out, or until a write fails.
-    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
-        var written = 0
-        while written < bytes.count, !isClosed {
-            let result = systemWrite(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if result > 0 {
-                written += result
-            } else if result < 0, errno == EINTR {
-                continue
-            } else if result < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                // A descriptor left non-blocking by another program (a terminal, a pipe): wait
-                // until it takes bytes again.
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, -1)
-            } else {
-                isClosed = true
-                // `write(2)` returning 0 for a non-empty buffer wrote nothing and would do so again.
-                let code = result < 0 ? errno : EIO
-                if code != EPIPE { writeError = code }
-            }
-        }
+    /// Writes `bytes` out whole; a failed write closes the sink (see ``writeError``).
+    private func writeOut(_ bytes: UnsafeRawBufferPointer) {
+        guard !isClosed else { return }
+        let code = writeAll(descriptor, bytes)
+        guard code != 0 else { return }
+        isClosed = true
+        if code != EPIPE { writeError = code }
     }
-}
-
-/// What `strerror` says about a write error, lowercased like every message phototag prints.
-func writeErrorText(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    let message = String(cString: text)
-    return message.prefix(1).lowercased() + message.dropFirst()
 }
 
 /// Collects output in memory, for tests.
@@ -132,13 +113,4 @@ public final class MemorySink: OutputSink {
 
     /// The output decoded as UTF-8.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
-}
-
-/// `write(2)`, named so that it does not clash with the sinks' own `write`.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(descriptor, bytes, count)
-    #else
-        Darwin.write(descriptor, bytes, count)
-    #endif
 }

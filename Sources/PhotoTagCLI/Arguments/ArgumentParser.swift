@@ -31,10 +31,8 @@ struct CommandSpec {
     /// Paragraphs after the option list (examples, exit statuses).
     var epilogue: String = ""
 
-    static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
-
     var usage: String {
-        let optionPart = options.contains { $0 != Self.help } ? " [options]" : ""
+        let optionPart = options.contains { $0 != Options.help } ? " [options]" : ""
         return "phototag \(name)\(optionPart)\(arguments.isEmpty ? "" : " " + arguments)"
     }
 }
@@ -56,16 +54,50 @@ struct Argument: Equatable, Sendable {
     }
 }
 
-/// The raw result of parsing: option values by long name, and positional arguments.
+/// The result of parsing a command's arguments: the values of its options and its positional
+/// arguments.
+///
+/// Options are looked up by their ``OptionSpec`` constants (``Options``), never by a name written
+/// as a string. Asking for an option that the command does not accept is a programming error
+/// and traps, so it cannot silently read as "not given".
 struct ParsedArguments {
-    var values: [String: [String]] = [:]
+    /// The options the command accepts.
+    let accepted: [OptionSpec]
+    /// The positional arguments, in order.
     var positionals: [Argument] = []
-    /// Option names in the order they were given (for flags where the last one wins).
-    var order: [String] = []
+    /// The values given, by long name (a flag has one empty value each time it is given).
+    private var values: [String: [String]] = [:]
+    /// The options in the order they were given (for flags where the last one wins).
+    private var order: [OptionSpec] = []
 
-    func has(_ name: String) -> Bool { values[name] != nil }
-    /// The last value given for an option (a repeated option overrides).
-    func last(_ name: String) -> String? { values[name]?.last }
+    /// An empty result for a command that accepts `accepted`.
+    init(accepting accepted: [OptionSpec]) { self.accepted = accepted }
+
+    /// Records that `option` was given, with `value` (empty for a flag).
+    mutating func add(_ option: OptionSpec, value: String = "") {
+        order.append(option)
+        values[option.name, default: []].append(value)
+    }
+
+    /// Whether `option` was given.
+    func has(_ option: OptionSpec) -> Bool { all(option) != nil }
+
+    /// The last value given for `option` (a repeated option overrides).
+    func last(_ option: OptionSpec) -> String? { all(option)?.last }
+
+    /// Every value given for `option`, in order; `nil` when it was not given.
+    func all(_ option: OptionSpec) -> [String]? {
+        precondition(accepted.contains(option), "\(option.name) is not an option of this command")
+        return values[option.name]
+    }
+
+    /// Which of `options` was given last, if any.
+    func lastGiven(of options: [OptionSpec]) -> OptionSpec? {
+        for option in options {
+            precondition(accepted.contains(option), "\(option.name) is not an option of this command")
+        }
+        return order.last { options.contains($0) }
+    }
 }
 
 /// A command line that cannot be run; printed with the usage line, exit status 64.
@@ -85,7 +117,7 @@ extension CommandSpec {
     /// - Throws: ``UsageError`` for an unknown or ambiguous option, a missing value, or a value
     ///   given to a flag.
     func parse(_ rawArguments: [Argument], command: Command) throws(UsageError) -> ParsedArguments {
-        var parsed = ParsedArguments()
+        var parsed = ParsedArguments(accepting: options)
         let arguments = rawArguments.map(\.text)
         var index = 0
         var optionsEnded = false
@@ -110,12 +142,11 @@ extension CommandSpec {
                 inline = String(argument[argument.index(after: equals)...])
             }
             let option = try options.matching(name, command: command)
-            parsed.order.append(option.name)
             if option.value == nil {
                 guard inline == nil else {
                     throw UsageError(message: "option '\(option.name)' takes no value", command: command)
                 }
-                parsed.values[option.name, default: []].append("")
+                parsed.add(option)
                 continue
             }
             let value: String
@@ -128,7 +159,7 @@ extension CommandSpec {
                 value = arguments[index]
                 index += 1
             }
-            parsed.values[option.name, default: []].append(value)
+            parsed.add(option, value: value)
         }
         return parsed
     }

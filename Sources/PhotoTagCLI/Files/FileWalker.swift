@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -219,8 +220,8 @@ struct FileWalker {
     private func isExcluded(name: [UInt8], relative: [UInt8]) -> Bool {
         guard !exclude.isEmpty else { return false }
         let path = relative.isEmpty ? name : join(relative, name)
-        return withCString(name) { name in
-            withCString(path) { path in
+        return withCPath(name) { name in
+            withCPath(path) { path in
                 exclude.contains { pattern in
                     pattern.withUnsafeBufferPointer { buffer in
                         buffer.withMemoryRebound(to: CChar.self) { pattern in
@@ -236,12 +237,12 @@ struct FileWalker {
     /// The entries of a folder worth walking, sorted; or `errno` when it cannot be opened.
     /// `relative` is the folder's path below the root, for ``exclude``.
     private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<[Entry], WalkError> {
-        let stream: OpaquePointer? = withCString(folder) { opendir($0) }
+        let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
         guard let stream else { return .failure(WalkError(code: errno)) }
         defer { closedir(stream) }
         var entries: [Entry] = []
         while let raw = readdir(stream) {
-            let name = entryName(raw)
+            let name = directoryEntryName(raw)
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
             if !hidden, name.first == 0x2E { continue }
             if isExcluded(name: name, relative: relative) { continue }
@@ -331,29 +332,12 @@ func join(_ folder: [UInt8], _ name: [UInt8]) -> [UInt8] {
     folder.last == UInt8(ascii: "/") ? folder + name : folder + [UInt8(ascii: "/")] + name
 }
 
-/// Calls `body` with `bytes` as a NUL-terminated C string.
-func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-    (bytes + [0]).withUnsafeBufferPointer { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
-    }
-}
-
 /// `stat(2)` on a byte path (following symbolic links); false on failure, with `errno` set.
 func statPath(_ path: [UInt8], _ info: inout stat) -> Bool {
-    withCString(path) { stat($0, &info) } == 0
+    withCPath(path) { stat($0, &info) } == 0
 }
 
 /// `lstat(2)` on a byte path (a symbolic link itself); false on failure, with `errno` set.
 func lstatPath(_ path: [UInt8], _ info: inout stat) -> Bool {
-    withCString(path) { lstat($0, &info) } == 0
-}
-
-/// The name of a directory entry.
-///
-/// The kernel sizes each entry to its name, so `d_name` must be read up to its NUL only: copying
-/// the whole 256-byte array runs past the end of the last entry in readdir's buffer.
-func entryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
-    let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-    let name = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self)
-    return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+    withCPath(path) { lstat($0, &info) } == 0
 }

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// Appends JSON text to a byte buffer, pretty-printed or on one line, in the order values are
 /// written.
 ///
@@ -232,13 +234,10 @@ struct JSONWriter {
         case UInt8(ascii: "\t"): out.append("\\t" as StaticString)
         case 0..<0x20, 0x7F:
             out.append("\\u00" as StaticString)
-            out.append(hexDigits(byte))
+            let digits = hexDigits(byte)
+            out.append(digits.high)
+            out.append(digits.low)
         default: out.append(byte)
         }
-    }
-
-    private static func hexDigits(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

@@ -410,7 +410,7 @@ import Testing
 
 /// A flag one thread sets and another reads.
 final class Flag: @unchecked Sendable {
-    private let lock = Lock()
+    private let lock = NSLock()
     private var value = false
 
     var isSet: Bool { lock.withLock { value } }

@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -177,33 +178,8 @@ struct Summary {
 /// too). Returns why it failed, or `nil`.
 func writeFile(_ bytes: [UInt8], to path: String) -> String? {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { return errnoMessage(errno) }
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-        var written = 0
-        while written < raw.count {
-            #if canImport(Glibc)
-                let result = Glibc.write(descriptor, raw.baseAddress! + written, raw.count - written)
-            #else
-                let result = Darwin.write(descriptor, raw.baseAddress! + written, raw.count - written)
-            #endif
-            if result > 0 {
-                written += result
-            } else if result < 0, errno == EINTR {
-                continue
-            } else {
-                failure = result < 0 ? errno : EIO
-                return
-            }
-        }
-    }
+    guard descriptor >= 0 else { return errnoText() }
+    var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     if close(descriptor) != 0, failure == 0 { failure = errno }
-    return failure == 0 ? nil : errnoMessage(failure)
-}
-
-/// The C library's text for an `errno`, with its first letter lowercased like every message.
-func errnoMessage(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    let message = String(cString: text)
-    return message.prefix(1).lowercased() + message.dropFirst()
+    return failure == 0 ? nil : errnoText(failure)
 }

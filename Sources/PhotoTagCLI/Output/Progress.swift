@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -82,7 +84,7 @@ final class ProgressBar {
         text += "  \(grouped(Int(rate)))/s"
         if totalIsFinal, rate > 0, total > done {
             let remaining = Int((Double(total - done) / rate).rounded(.up))
-            text += "  ETA \(remaining / 60):\(pad(remaining % 60, 2))"
+            text += "  ETA \(remaining / 60):\(zeroPadded(remaining % 60, 2))"
         }
         let width = text.count
         var line = "\r"

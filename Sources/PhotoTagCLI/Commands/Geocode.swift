@@ -1,9 +1,31 @@
 import Dispatch
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 /// U+FEFF in UTF-8: the byte order mark some tools (Excel, Notepad) write at the start of a file.
 private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+/// `phototag geocode`'s settings.
+struct GeocodeOptions: Equatable, Sendable {
+    /// `LAT,LON` arguments; empty means standard input.
+    var coordinates: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+    /// GeoJSON: also write the lines that were not coordinates, as `null`-geometry features.
+    var allRecords = false
+}
+
+extension GeocodeOptions {
+    /// The settings of a parsed `geocode` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        self.init(
+            coordinates: try reader.coordinateArguments(reader.parsed.positionals), output: output,
+            place: try reader.place())
+        allRecords = try reader.allRecords(format: output.format)
+    }
+}
 
 extension Context {
     /// `phototag geocode`: coordinates from arguments or standard input, places out.
@@ -186,8 +208,6 @@ struct GeocodeRun {
     /// many (records are numbered from `first`, for the separators).
     private func render(_ lines: [Context.Line], in bytes: [UInt8], startingAt first: Int) -> [Part] {
         let geocoder = geocoder, place = options.place, formatter = formatter
-        // JSON is written straight from the table's bytes; the other formats need the strings.
-        let borrowed = [.json, .ndjson, .geojson].contains(formatter.format)
         let buffers = buffers
         let locatedOnly = locatedOnly
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
@@ -216,11 +236,13 @@ struct GeocodeRun {
         guard workers > 1, lines.count >= 2048 else { return [part(0, 0..<lines.count)] }
         let parts = buffers.all.count
         let size = (lines.count + parts - 1) / parts
-        let results = ResultSlots<Part>(count: parts)
+        // One slot per part, each written by exactly one thread.
+        let results = Locked([Part?](repeating: nil, count: parts))
         DispatchQueue.concurrentPerform(iterations: parts) { index in
-            results.set(index, part(index, min(lines.count, index * size)..<min(lines.count, (index + 1) * size)))
+            let rendered = part(index, min(lines.count, index * size)..<min(lines.count, (index + 1) * size))
+            results.withLock { $0[index] = rendered }
         }
-        return results.all()
+        return results.withLock { $0.compactMap { $0 } }
     }
 }
 
@@ -230,16 +252,4 @@ final class PartBuffers: @unchecked Sendable {
     let all: [ByteBuffer]
 
     init(_ all: [ByteBuffer]) { self.all = all }
-}
-
-/// One slot per parallel part, each written by exactly one thread.
-final class ResultSlots<T>: @unchecked Sendable {
-    private var slots: [T?]
-    private let lock = Lock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ value: T) { lock.withLock { slots[index] = value } }
-
-    func all() -> [T] { lock.withLock { slots.compactMap { $0 } } }
 }

@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import ReverseGeocoding
 
 /// Why a coordinate could not be read from text.
@@ -53,10 +54,10 @@ func parseCoordinate(_ bytes: ArraySlice<UInt8>) -> Result<Coordinate, Coordinat
 private func parseDecimalCoordinate(_ line: ArraySlice<UInt8>) -> Result<Coordinate, CoordinateProblem> {
     func shape() -> CoordinateProblem { .shape(String(decoding: line, as: UTF8.self)) }
     guard let (first, second) = splitFields(line) else { return .failure(shape()) }
-    guard let latitude = parseDecimal(first) else {
+    guard let latitude = DecimalNumber.parse(first, exponent: .allowed) else {
         return .failure(.notANumber(String(decoding: first, as: UTF8.self)))
     }
-    guard let longitude = parseDecimal(second) else {
+    guard let longitude = DecimalNumber.parse(second, exponent: .allowed) else {
         return .failure(.notANumber(String(decoding: second, as: UTF8.self)))
     }
     guard abs(latitude) <= 90 else { return .failure(.latitudeOutOfRange(String(decoding: first, as: UTF8.self))) }
@@ -224,7 +225,7 @@ func parseDMS(_ text: String) -> Result<Coordinate, CoordinateProblem> {
             let digitsStart = index
             while index < scalars.count, isDigit(scalars[index]) || scalars[index] == "." { index += 1 }
             let digits = String(String.UnicodeScalarView(scalars[digitsStart..<index]))
-            guard let number = parseDecimal(digits) else {
+            guard let number = DecimalNumber.parse(digits.utf8, exponent: .allowed) else {
                 let shown = String(String.UnicodeScalarView(scalars[start..<index]))
                 return fail("'\(shown)' is not a number")
             }
@@ -340,83 +341,4 @@ func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
     while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }
     while let last = slice.last, isSpace(last) { slice = slice.dropLast() }
     return slice
-}
-
-func parseDecimal(_ text: String) -> Double? { parseDecimal(ArraySlice(text.utf8)) }
-
-/// Powers of ten that a `Double` holds exactly.
-private let exactPowersOfTen: [Double] = (0...22).map { exponent in
-    var value = 1.0
-    for _ in 0..<exponent { value *= 10 }
-    return value
-}
-
-/// A plain decimal number (`-12.5`, `+3`, `.5`, `1e-3`), correctly rounded; `nil` for anything
-/// else (`nan`, `inf`, hex, empty, stray characters).
-///
-/// Most coordinates have at most 15 significant digits, and then one exact multiplication or
-/// division by an exact power of ten gives the correctly rounded result (Clinger's fast path);
-/// longer numbers go through the standard library's parser.
-func parseDecimal(_ bytes: ArraySlice<UInt8>) -> Double? {
-    var index = bytes.startIndex
-    let end = bytes.endIndex
-    var negative = false
-    if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-        negative = bytes[index] == UInt8(ascii: "-")
-        index += 1
-    }
-    var mantissa: UInt64 = 0
-    var digits = 0
-    var significant = 0
-    var exponent = 0
-    var sawDot = false
-    while index < end {
-        let byte = bytes[index]
-        if (0x30...0x39).contains(byte) {
-            digits += 1
-            if mantissa == 0 && byte == 0x30 {
-                if sawDot { exponent -= 1 }
-            } else if significant < 19 {
-                mantissa = mantissa * 10 + UInt64(byte - 0x30)
-                significant += 1
-                if sawDot { exponent -= 1 }
-            } else {
-                significant += 1
-                if !sawDot { exponent += 1 }
-            }
-        } else if byte == UInt8(ascii: "."), !sawDot {
-            sawDot = true
-        } else {
-            break
-        }
-        index += 1
-    }
-    guard digits > 0 else { return nil }
-    if index < end, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-        index += 1
-        var exponentNegative = false
-        if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
-            exponentNegative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        var value = 0
-        var exponentDigits = 0
-        while index < end, (0x30...0x39).contains(bytes[index]) {
-            value = min(value * 10 + Int(bytes[index] - 0x30), 100_000)
-            exponentDigits += 1
-            index += 1
-        }
-        guard exponentDigits > 0 else { return nil }
-        exponent += exponentNegative ? -value : value
-    }
-    guard index == end else { return nil }
-    let result: Double
-    if significant <= 15, abs(exponent) <= 22 {
-        let base = Double(mantissa)
-        result = exponent >= 0 ? base * exactPowersOfTen[exponent] : base / exactPowersOfTen[-exponent]
-    } else {
-        guard let parsed = Double(String(decoding: bytes, as: UTF8.self)), parsed.isFinite else { return nil }
-        return parsed
-    }
-    return negative ? -result : result
 }
