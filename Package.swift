@@ -23,9 +23,9 @@ let package = Package(
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
         .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),
-        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagSupport"]),
         // The SVG and HTML maps (`package` access; not a product).
         .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding"]),
+        .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagMap", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),

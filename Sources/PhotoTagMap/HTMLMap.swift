@@ -5,8 +5,12 @@ extension MapRenderer {
     /// markers. Nothing is loaded from the network; without JavaScript the map and the table
     /// are still there.
     ///
-    /// The same points and counts always give the same bytes.
-    package static func html(points: [MapPoint], counts: MapCounts) -> [UInt8] {
+    /// A relative path is linked as `directory/path` (`directory` is the working directory the
+    /// paths are relative to; empty leaves them relative). A point without a path (a coordinate)
+    /// is listed by its position, without a link.
+    ///
+    /// The same points, counts and directory always give the same bytes.
+    package static func html(points: [MapPoint], counts: MapCounts, directory: [UInt8] = []) -> [UInt8] {
         let picture = MapPicture(points: points, counts: counts)
         var marker = [Int](repeating: 0, count: picture.points.count)
         for (index, cluster) in picture.clusters.enumerated() {
@@ -37,7 +41,7 @@ extension MapRenderer {
         }
         out += "</tbody>\n</table>\n</section>\n</div>\n"
         out += "<script type=\"application/json\" id=\"photo-data\">"
-        out += data(picture, groups: groups)
+        out += data(picture, groups: groups, directory: directory)
         out += "</script>\n<script>\n\(script)</script>\n</body>\n</html>\n"
         return Array(out.utf8)
     }
@@ -52,7 +56,9 @@ extension MapRenderer {
     }
 
     /// The photos, markers and place groups as JSON for the script.
-    private static func data(_ picture: MapPicture, groups: PlaceGroups) -> String {
+    private static func data(_ picture: MapPicture, groups: PlaceGroups, directory: [UInt8]) -> String {
+        var base = directory
+        if !base.isEmpty, base.last != UInt8(ascii: "/") { base.append(UInt8(ascii: "/")) }
         var out = "{\"points\":["
         for (index, point) in picture.points.enumerated() {
             if index > 0 { out += "," }
@@ -61,8 +67,14 @@ extension MapRenderer {
             if let admin1 = point.admin1 { place.append(admin1) }
             if let code = point.countryCode { place.append(code) }
             let distance = point.distanceKm.map { MarkupText.fixed($0, $0 < 10 ? 2 : 1) + " km" } ?? ""
-            out += "[" + MarkupText.json(MarkupText.shown(point.path)) + ","
-            out += MarkupText.json(MarkupText.fileURL(point.path)) + ","
+            if point.path.isEmpty {
+                let position = MarkupText.fixed(point.latitude, 5) + ", " + MarkupText.fixed(point.longitude, 5)
+                out += "[" + MarkupText.json(position) + ",\"\","
+            } else {
+                let absolute = point.path.first == UInt8(ascii: "/") ? point.path : base + point.path
+                out += "[" + MarkupText.json(MarkupText.shown(point.path)) + ","
+                out += MarkupText.json(MarkupText.fileURL(absolute)) + ","
+            }
             out += MarkupText.json(place.joined(separator: ", ")) + "," + MarkupText.json(distance) + ","
             out += MarkupText.json(point.time?.text ?? "") + "]"
         }
@@ -280,8 +292,7 @@ extension MapRenderer {
             for (var i = 0; i < shown; i++) {
               var point = data.points[marker.points[i]];
               var item = add(list, "li");
-              var link = add(item, "a", point[0]);
-              link.href = point[1];
+              if (point[1]) { add(item, "a", point[0]).href = point[1]; } else { add(item, "span", point[0]); }
               var details = [point[2], point[3], point[4]].filter(function (part) { return part; });
               if (details.length) { add(item, "span", " \\u2014 " + details.join(" \\u00b7 ")); }
             }

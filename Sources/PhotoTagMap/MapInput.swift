@@ -46,7 +46,8 @@ func digits(_ value: Int, _ width: Int) -> String {
 package struct MapPoint: Sendable {
     package var latitude: Double
     package var longitude: Double
-    /// The file's path as given, bytes (not necessarily UTF-8).
+    /// The file's path as given, bytes (not necessarily UTF-8); empty for a position that is not
+    /// a file's (a coordinate of `geocode`).
     package var path: [UInt8]
     /// The named place (e.g. `Paris`); `nil` when no place was named.
     package var place: String?
@@ -74,13 +75,23 @@ package struct MapPoint: Sendable {
     }
 }
 
-/// What a run saw, for the title line: the files looked at and how many had a position.
+/// What a run saw, for the title line: the files (or coordinates) looked at and how many had a
+/// position.
 package struct MapCounts: Sendable, Equatable {
+    /// The records looked at, located or not.
     package var files: Int
+    /// How many of them have a position.
     package var located: Int
+    /// What a record is, singular and plural, for the title (`12 files, 10 located`).
+    package var noun: (String, String)
 
-    package init(files: Int, located: Int) {
+    package init(files: Int, located: Int, noun: (String, String) = ("file", "files")) {
         self.files = files
         self.located = located
+        self.noun = noun
+    }
+
+    package static func == (a: MapCounts, b: MapCounts) -> Bool {
+        a.files == b.files && a.located == b.located && a.noun == b.noun
     }
 }

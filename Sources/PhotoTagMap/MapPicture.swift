@@ -89,7 +89,8 @@ struct MapPicture {
 
     /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known).
     static func title(counts: MapCounts, points: [MapPoint]) -> String {
-        var text = MarkupText.count(counts.files, "file", "files") + ", \(MarkupText.grouped(counts.located)) located"
+        var text = MarkupText.count(counts.files, counts.noun.0, counts.noun.1)
+        text += ", \(MarkupText.grouped(counts.located)) located"
         let times = points.compactMap(\.time)
         if let first = times.min(), let last = times.max() {
             text += ", " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")

@@ -194,3 +194,24 @@ struct HTMLBrowserTests {
         #expect(visit.screenshot.distinctColours == 1)
     }
 }
+
+/// The HTML page's data, without a browser.
+@Suite struct HTMLContentTests {
+    @Test func relativePathsLinkFromTheDirectoryAndCoordinatesHaveNoLink() {
+        let points = [
+            MapPoint(latitude: 48.85, longitude: 2.35, path: Array("photos/a b.jpg".utf8), place: "Paris"),
+            MapPoint(latitude: 43.3, longitude: 5.37, path: [], place: "Marseille"),
+            MapPoint(latitude: 45.76, longitude: 4.84, path: Array("/abs/c.jpg".utf8), place: "Lyon"),
+        ]
+        let html = String(
+            decoding: MapRenderer.html(
+                points: points, counts: MapCounts(files: 3, located: 3), directory: Array("/home/me".utf8)),
+            as: UTF8.self)
+        #expect(html.contains("[\"photos/a b.jpg\",\"file:///home/me/photos/a%20b.jpg\","))
+        #expect(html.contains("[\"43.30000, 5.37000\",\"\","))
+        #expect(html.contains("[\"/abs/c.jpg\",\"file:///abs/c.jpg\","))
+        let relative = String(
+            decoding: MapRenderer.html(points: points, counts: MapCounts(files: 3, located: 3)), as: UTF8.self)
+        #expect(relative.contains("[\"photos/a b.jpg\",\"photos/a%20b.jpg\","))
+    }
+}

@@ -7,7 +7,8 @@
 enum Options {
     static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
     static let format = OptionSpec(
-        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson",
+        name: "--format", value: "<format>",
+        help: "Output: text (default), json, ndjson, csv, geojson, or a map: svg or html",
         choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let places = OptionSpec(
@@ -101,6 +102,13 @@ enum Commands {
         Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
     ]
 
+    /// What `--format svg` and `html` write, for the epilogues of locate, scan and geocode.
+    static let mapNote = """
+        With --format svg or html, the located records make one map, written when the input
+        ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
+        marker's files as file:// links and a sortable table of places.
+        """
+
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
         2 some input could not be read (the others are still reported) or the output could
@@ -123,6 +131,8 @@ enum Commands {
             the record's sidecar names the one used; a .xmp or .json given alone is read alone.
             With --format geojson, only located photos are written unless --all-records is given;
             every error is still on stderr and in the exit status.
+
+            \(mapNote)
 
             \(exitStatus)
 
@@ -164,6 +174,12 @@ enum Commands {
             record, but it is still on stderr and in the exit status. With --format
             geojson, only located photos are written unless --all-records is given.
 
+            \(mapNote)
+
+            With --summary in text, the trip follows the counts: each country and each place with
+            its photos and first and last date, in time order (FR  Paris  142 photos  2019-07-01 –
+            2019-07-04).
+
             Exit status: 0 done, 2 some file or folder could not be read or the output could not
             be written, 64 usage error.
 
@@ -188,6 +204,8 @@ enum Commands {
             any case. Any other line that is not a coordinate is reported with its number and
             gives an error record. One record per coordinate, in input order; standard input
             with no coordinate at all is an error.
+
+            \(mapNote)
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be

@@ -2,7 +2,11 @@ import ReverseGeocoding
 
 /// How records are printed.
 enum OutputFormat: String, CaseIterable, Sendable {
-    case text, json, ndjson, csv, geojson
+    case text, json, ndjson, csv, geojson, svg, html
+
+    /// Whether the output is one picture of every located record (``MapOutput``) rather than
+    /// records written as they come.
+    var isMap: Bool { self == .svg || self == .html }
 }
 
 /// How the nearest place is looked up (shared by locate, scan and geocode).

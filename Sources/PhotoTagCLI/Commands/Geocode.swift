@@ -1,5 +1,6 @@
 import Dispatch
 import PhotoGPS
+import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
@@ -90,6 +91,11 @@ extension Context {
             }
         }
         output.write(formatter.footer(count: run.written))
+        if formatter.format.isMap {
+            output.write(
+                run.map.render(
+                    formatter.format, noun: ("coordinate", "coordinates"), directory: MapOutput.workingDirectory()))
+        }
         // A read error is not the end of the input: what was read is out, the rest is lost.
         if options.coordinates.isEmpty, input.failure != 0 {
             errors.write("phototag: standard input: \(PhotoGPSError.cannotRead(errno: input.failure))\n")
@@ -127,6 +133,8 @@ struct GeocodeRun {
     var sawContent = false
     var rejected = false
     var placeless = false
+    /// With `--format svg` or `html`: the coordinates gathered for the map.
+    var map = MapOutput()
 
     init(
         context: Context, options: GeocodeOptions, formatter: RecordFormatter, geocoder: PlaceLocator?, workers: Int
@@ -151,11 +159,14 @@ struct GeocodeRun {
         var placeless = false
         /// How many records the part wrote (fewer than its lines in located-only GeoJSON).
         var records = 0
+        /// With `--format svg` or `html`: the part's coordinates, for the map.
+        var points: [MapPoint] = []
     }
 
-    /// GeoJSON for maps: only the coordinates, not the lines that were rejected (which are
-    /// still reported on stderr and in the exit status), unless `--all-records`.
-    var locatedOnly: Bool { formatter.format == .geojson && !options.allRecords }
+    /// GeoJSON and the SVG and HTML maps: only the coordinates, not the lines that were
+    /// rejected (which are still reported on stderr and in the exit status), unless
+    /// `--all-records` (GeoJSON only).
+    var locatedOnly: Bool { (formatter.format == .geojson && !options.allRecords) || formatter.format.isMap }
 
     /// One output buffer per part, kept from batch to batch: a batch's records (~20 MB of NDJSON
     /// for 1 MiB of input) then reuse memory that is already mapped, instead of growing fresh
@@ -194,10 +205,11 @@ struct GeocodeRun {
                 }
             }
             placeless = placeless || part.placeless
+            for point in part.points { map.add(point) }
             part.bytes.withUnsafeBytes { bytes in
                 // Located-only GeoJSON: every record was written after a comma; the first of the
                 // whole output has none.
-                let skip = locatedOnly && written == 0 && part.records > 0 ? 1 : 0
+                let skip = formatter.format == .geojson && locatedOnly && written == 0 && part.records > 0 ? 1 : 0
                 context.output.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
             }
             written += part.records
@@ -226,6 +238,7 @@ struct GeocodeRun {
                     result.rejections.append((line.number, problem.description))
                     if locatedOnly { continue }
                 }
+                if formatter.format.isMap, let point = MapOutput.point(record) { result.points.append(point) }
                 // Located-only GeoJSON cannot number its records before the parts are joined:
                 // each gets the separator of a record after the first (see `process`).
                 formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)

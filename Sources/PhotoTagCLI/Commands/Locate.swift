@@ -99,7 +99,14 @@ extension Context {
             }
             record.resolveTime()
             guard selection.keeps(record, format: format) else { return Processed(record: record, rendered: nil) }
-            return Processed(record: record, rendered: formatter.render(.photo(record)))
+            var processed = Processed(record: record, rendered: formatter.render(.photo(record)))
+            if format.isMap {
+                switch item {
+                case .path(let path, _): processed.point = MapOutput.point(record, path: path)
+                case .standardInput: processed.point = MapOutput.point(record, path: [])
+                }
+            }
+            return processed
         }
         let pipeline = OrderedPipeline<[LocateItem], [Processed]>(
             workers: items.count >= 4 ? selection.workers : 1, window: 16,

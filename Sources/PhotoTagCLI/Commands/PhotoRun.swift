@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
@@ -16,6 +17,9 @@ extension Context {
         /// A file read only because of `--all-files` that is not a photo at all: no record, no
         /// error, only a count in the summary.
         var notAPhoto = false
+        /// With `--format svg` or `html`: the record's point on the map, `nil` when it has no
+        /// position.
+        var point: MapPoint? = nil
     }
 
     /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
@@ -39,6 +43,8 @@ extension Context {
             let context: Context
             var emitter: RecordEmitter
             var summary = Summary()
+            /// With `--format svg` or `html`: the records gathered for the map.
+            var map = MapOutput()
             let progress: ProgressBar
             var outcome = Outcome()
         }
@@ -121,6 +127,7 @@ extension Context {
             }
             if let rendered = processed.rendered {
                 state.summary.add(record)
+                if output.format.isMap { state.map.add(processed.point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
                     state.context.output.write(state.emitter.emit(rendered))
@@ -166,6 +173,11 @@ extension Context {
                     output.write(state.summary.text())
                 } else {
                     output.write(state.emitter.formatter.footer(count: state.emitter.count))
+                    if self.output.format.isMap {
+                        output.write(
+                            state.map.render(
+                                self.output.format, noun: ("file", "files"), directory: MapOutput.workingDirectory()))
+                    }
                     if self.output.summary {
                         // Not after a failed write: the summary would count records that were lost.
                         output.flush()

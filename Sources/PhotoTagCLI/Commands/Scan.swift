@@ -116,7 +116,14 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            return Processed(record: record, rendered: formatter.render(.photo(record)))
+            var processed = Processed(record: record, rendered: formatter.render(.photo(record)))
+            if formatter.format.isMap {
+                switch item {
+                case .file(let path, _, _), .sidecar(let path, _), .unreadable(let path, _):
+                    processed.point = MapOutput.point(record, path: path)
+                }
+            }
+            return processed
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
         // of per file, which was a good part of a scan's time in the kernel.

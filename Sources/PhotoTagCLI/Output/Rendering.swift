@@ -41,6 +41,8 @@ struct RecordFormatter: Sendable {
 
     func render(_ record: Record) -> Rendered {
         guard format != .text else { return renderText(record) }
+        // A map is drawn from every record at the end (``MapOutput``), not written per record.
+        guard !format.isMap else { return Rendered(bytes: []) }
         let out = ByteBuffer(capacity: 1024)
         writeBody(record, to: out)
         return Rendered(bytes: out.bytes)
@@ -50,6 +52,7 @@ struct RecordFormatter: Sendable {
     /// separator, given its position in the output: rendering and separating in one step, so
     /// that `geocode` can write records straight into one buffer per core.
     func append(_ record: Record, at index: Int, to out: ByteBuffer) {
+        guard !format.isMap else { return }
         out.append(contentsOf: separator(at: index))
         if format == .text {
             let rendered = renderText(record)
@@ -70,7 +73,7 @@ struct RecordFormatter: Sendable {
         switch format {
         case .json: index == 0 ? Array("[\n  ".utf8) : Array(",\n  ".utf8)
         case .geojson: index == 0 ? [0x0A] : [0x2C, 0x0A]
-        case .text, .ndjson, .csv: []
+        case .text, .ndjson, .csv, .svg, .html: []
         }
     }
 
@@ -90,6 +93,8 @@ struct RecordFormatter: Sendable {
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
             writeFeature(record, to: &json)
+        case .svg, .html:
+            break
         }
     }
 
@@ -203,7 +208,7 @@ struct RecordFormatter: Sendable {
         case .csv:
             csvRow(photos ? CSVColumns.photo(nearby: nearbyColumns) : CSVColumns.coordinate(nearby: nearbyColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
-        case .text, .json, .ndjson: []
+        case .text, .json, .ndjson, .svg, .html: []
         }
     }
 
@@ -212,7 +217,7 @@ struct RecordFormatter: Sendable {
         switch format {
         case .json: Array((count == 0 ? "[]\n" : "\n]\n").utf8)
         case .geojson: Array((count == 0 ? "]}\n" : "\n]}\n").utf8)
-        case .text, .ndjson, .csv: []
+        case .text, .ndjson, .csv, .svg, .html: []
         }
     }
 }
@@ -265,6 +270,8 @@ struct RecordEmitter {
         case .ndjson:
             bytes += rendered.bytes
             bytes.append(0x0A)
+        case .svg, .html:
+            break
         }
         return bytes
     }
