@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
@@ -8,7 +9,8 @@ import ReverseGeocoding
     import Darwin
 #endif
 
-/// Counts per status, country and place, for `--summary`.
+/// Counts per status, country and place, and the trip (photos per country and place with their
+/// dates), for `--summary`.
 struct Summary {
     private var statuses: [GPSReading.Status: Int] = [:]
     private var countries: [String: (name: String?, count: Int)] = [:]
@@ -17,11 +19,21 @@ struct Summary {
     private(set) var total = 0
     /// Files read only because of `--all-files` that are not photos at all (no record).
     private(set) var notPhotos = 0
+    /// The located photos per country and place with their first and last local dates.
+    private var trip = TripSummary()
 
     /// The statuses in the order every summary lists them.
     static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
 
-    mutating func add(_ record: PhotoRecord) { add(record.reading.status, record.place.answer) }
+    mutating func add(_ record: PhotoRecord) {
+        let answer = record.place.answer
+        add(record.reading.status, answer)
+        if record.reading.status == .located {
+            trip.add(
+                countryCode: answer?.countryCode, admin1: answer?.admin1, place: answer?.nearest?.place.name,
+                time: record.time?.local.flatMap(MapOutput.mapTime))
+        }
+    }
 
     /// Counts a record of `status` whose place lookup gave `answer`.
     mutating func add(_ status: GPSReading.Status, _ answer: PlaceAnswer?) {
@@ -132,7 +144,8 @@ struct Summary {
     /// Counts a file skipped because it is not a photo at all.
     mutating func addNotAPhoto() { notPhotos += 1 }
 
-    /// The summary as text: totals by status, then countries and the 20 commonest places.
+    /// The summary as text: totals by status, then countries, the 20 commonest places, and the trip
+    /// (each country and place with its first and last date, in time order).
     func text(placeLimit: Int = 20) -> String {
         var lines = ["\(grouped(total)) \(total == 1 ? "file" : "files")"]
         let names: [(GPSReading.Status, String)] = [
@@ -169,6 +182,11 @@ struct Summary {
                 let shown = grouped(count)
                 lines.append("  \(String(repeating: " ", count: countWidth - shown.count))\(shown)  \(label)")
             }
+        }
+        if !trip.isEmpty {
+            // The text counterpart of the map: where the photos were taken, in time order.
+            lines.append("trip:")
+            for line in trip.lines() { lines.append("  " + line) }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -107,7 +107,8 @@ import Testing
             #expect(result.errors == "")
             #expect(
                 try String(contentsOfFile: file, encoding: .utf8)
-                    == "1 file\n  1  located\n  0  no GPS\n  0  invalid GPS\n  0  error\ncountries:\n  1  FR  France\nplaces:\n  1  Paris, Île-de-France, FR\n",
+                    == "1 file\n  1  located\n  0  no GPS\n  0  invalid GPS\n  0  error\ncountries:\n  1  FR  France\nplaces:\n"
+                    + "  1  Paris, Île-de-France, FR\ntrip:\n  FR  1 photo  2019-07-01\n  FR  Paris  1 photo  2019-07-01\n",
                 "\(format)")
         }
     }
