@@ -135,5 +135,16 @@ places: build
 	.build/release/phototag places import --from $(GEONAMES) --output Sources/CGeoNamesData/places.table --date $(GEONAMES_DATE)
 	touch Sources/CGeoNamesData/places.c
 
+# The README's picture of the map, docs/map-dev-corpus.png: a scan of the shared development corpus
+# (CORPUS, by default ../shared/corpus/dev as in CI) as SVG, drawn by rsvg-convert (librsvg2-bin,
+# see Scripts/install-test-tools). The scan's exit status 2 (some files there are broken on purpose)
+# is expected.
+CORPUS ?= ../shared/corpus/dev
+.PHONY: screenshots
+screenshots: deps
+	$(SWIFT) build --product phototag
+	.build/debug/phototag scan --quiet --format svg $(CORPUS) > .build/map-dev-corpus.svg; test $$? -le 2
+	rsvg-convert -f png -w 720 -o docs/map-dev-corpus.png .build/map-dev-corpus.svg
+
 clean:
 	rm -rf .build
