@@ -103,6 +103,8 @@ extension Context {
                 return state.summary.addNotAPhoto()
             }
             let record = processed.record
+            // The map's title counts every file read, also those a filter leaves out.
+            if output.format.isMap { state.map.records += 1 }
             switch record.reading.status {
             case .located: break
             case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
@@ -127,7 +129,7 @@ extension Context {
             }
             if let rendered = processed.rendered {
                 state.summary.add(record)
-                if output.format.isMap { state.map.add(processed.point) }
+                if output.format.isMap, let point = processed.point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
                     state.context.output.write(state.emitter.emit(rendered))

@@ -15,7 +15,7 @@ import ReverseGeocoding
 /// Only what the picture needs is kept per record (a ``MapPoint``: the position, the path, the
 /// place's strings and the local time), so a scan of 100,000 photos holds a few tens of MB.
 struct MapOutput: Sendable {
-    /// The records seen (the title's "N files"), located or not.
+    /// The records seen (the title's "N files"), located or not, kept by the filters or not.
     var records = 0
     /// The located records, in output order.
     var points: [MapPoint] = []

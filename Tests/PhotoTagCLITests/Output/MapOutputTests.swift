@@ -49,6 +49,11 @@ import Testing
         let scan = Self.run(["scan", "--format", "svg", "--places", Fixtures.places, photo])
         #expect(scan.status == PhotoTag.ExitStatus.success)
         #expect(scan.output.contains(">1 file, 1 located, 2019-07-01</text>"))
+        // A filter leaves photos off the map, not out of the title's count.
+        let filtered = Self.run([
+            "scan", "--format", "svg", "--with-gps", "--places", Fixtures.places, photo, unlocated,
+        ])
+        #expect(filtered.output.contains(">2 files, 1 located, 2019-07-01</text>"))
         // Nothing but the map: no records, no JSON or CSV framing.
         #expect(scan.output.hasSuffix("</svg>\n") && !scan.output.contains("ne-little-endian.jpg"))
     }
