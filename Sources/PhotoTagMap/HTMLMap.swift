@@ -102,7 +102,7 @@ extension MapRenderer {
     static let style = """
         body { margin: 0; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif; color: #222; background: #fff; }
         #layout { display: flex; flex-wrap: wrap; gap: 16px; padding: 12px; align-items: flex-start; }
-        #mapbox { position: relative; flex: 1 1 720px; max-width: 100%; }
+        #mapbox { position: relative; flex: 3 1 640px; max-width: 100%; }
         #map { display: block; width: 100%; height: auto; border: 1px solid #ccc; touch-action: none; }
         #view { cursor: grab; }
         #view.dragging { cursor: grabbing; }
@@ -116,10 +116,11 @@ extension MapRenderer {
         #tip { position: absolute; max-width: 420px; max-height: 320px; overflow: auto; background: #fff; border: 1px solid #888; border-radius: 4px; padding: 6px 8px; font-size: 12px; box-shadow: 0 2px 6px rgba(0,0,0,.25); z-index: 2; }
         #tip ul { margin: 4px 0 0; padding-left: 16px; }
         #tip a { word-break: break-all; }
-        #places { flex: 1 1 420px; max-width: 100%; overflow-x: auto; }
+        #places { flex: 2 1 480px; max-width: 100%; max-height: 92vh; overflow: auto; }
         #places h2 { font-size: 16px; margin: 0 0 6px; }
         table { border-collapse: collapse; width: 100%; font-size: 13px; }
-        th, td { padding: 3px 8px; border-bottom: 1px solid #e4e4e4; text-align: left; white-space: nowrap; }
+        th, td { padding: 3px 6px; border-bottom: 1px solid #e4e4e4; text-align: left; }
+        th, td:nth-child(n+4) { white-space: nowrap; }
         th { background: #f4f4f4; cursor: pointer; user-select: none; position: sticky; top: 0; }
         th.sorted-up::after { content: " \\25B2"; }
         th.sorted-down::after { content: " \\25BC"; }

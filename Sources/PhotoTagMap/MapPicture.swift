@@ -71,20 +71,33 @@ struct MapPicture {
         scaleBar = Self.scaleBar(frame: frame, points: located)
     }
 
-    /// The most common place name of a marker's photos (ties: the first in text order).
+    /// What a marker is called: the most common place name of its photos; but when that names
+    /// fewer than half of them and one admin-1 region holds more than half, the region (a cluster
+    /// of English villages is "England"). Ties go to the first in text order.
     static func name(of cluster: Cluster, in points: [MapPoint]) -> String? {
-        var names: [String] = cluster.members.compactMap { points[$0].place }
-        guard !names.isEmpty else { return nil }
-        names.sort()
-        var best = names[0], bestCount = 0, run = 0
-        for (index, name) in names.enumerated() {
-            run = index > 0 && names[index - 1] == name ? run + 1 : 1
+        guard let (place, count) = commonest(cluster.members.compactMap { points[$0].place }) else { return nil }
+        if 2 * count < cluster.members.count,
+            let (region, regionCount) = commonest(cluster.members.compactMap { points[$0].admin1 }),
+            2 * regionCount > cluster.members.count
+        {
+            return region
+        }
+        return place
+    }
+
+    /// The most common of some names and how often it occurs (ties: the first in text order).
+    static func commonest(_ names: [String]) -> (String, Int)? {
+        let sorted = names.sorted()
+        guard var best = sorted.first else { return nil }
+        var bestCount = 0, run = 0
+        for (index, name) in sorted.enumerated() {
+            run = index > 0 && sorted[index - 1] == name ? run + 1 : 1
             if run > bestCount {
                 best = name
                 bestCount = run
             }
         }
-        return best
+        return (best, bestCount)
     }
 
     /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known).

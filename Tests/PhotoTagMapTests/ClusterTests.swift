@@ -58,4 +58,20 @@ import Testing
         #expect(Label.place(one, names: [nil], width: 960, height: 500).isEmpty)
         #expect(Label.place(one, names: ["Nadi"], width: 960, height: 500).map(\.text) == ["Nadi (1)"])
     }
+
+    @Test func aMarkerIsNamedByItsCommonestPlaceOrElseItsRegion() {
+        func point(_ place: String, _ region: String) -> MapPoint {
+            MapPoint(latitude: 0, longitude: 0, path: [], place: place, admin1: region)
+        }
+        let villages = [point("Meldon", "England"), point("Ashbury", "England"), point("Rhymney", "Wales")]
+        let all = Cluster(x: 0, y: 0, members: [0, 1, 2])
+        #expect(MapPicture.name(of: all, in: villages) == "England")
+        let town = villages + [point("Ashbury", "England"), point("Ashbury", "England")]
+        #expect(MapPicture.name(of: Cluster(x: 0, y: 0, members: [0, 1, 2, 3, 4]), in: town) == "Ashbury")
+        let scattered = [point("A", "R1"), point("B", "R2"), point("C", "R3")]
+        #expect(MapPicture.name(of: all, in: scattered) == "A")
+        #expect(
+            MapPicture.name(of: all, in: [MapPoint](repeating: MapPoint(latitude: 0, longitude: 0, path: []), count: 3))
+                == nil)
+    }
 }
