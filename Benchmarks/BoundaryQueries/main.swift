@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import ReverseGeocoding
 
 // In-process boundary lookup throughput on the bundled table, one core.

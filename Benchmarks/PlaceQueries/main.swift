@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import ReverseGeocoding
 
 // In-process nearest-place throughput on the bundled table, one core.

@@ -22,8 +22,10 @@ public final class FileInput: InputSource {
     private let descriptor: Int32
     /// Whether the descriptor is closed with the input (a list file phototag opened).
     private let owned: Bool
+    /// The `errno` of the read that failed, or 0 (see ``InputSource/failure``).
     public private(set) var failure: Int32 = 0
 
+    /// Reads `descriptor` (standard input: 0), which stays open when the input is done.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
         owned = false
@@ -44,6 +46,7 @@ public final class FileInput: InputSource {
 
     deinit { if owned { close(descriptor) } }
 
+    /// Up to `count` bytes from one `read(2)`; empty at the end or after a failed read.
     public func read(upTo count: Int) -> [UInt8] {
         guard failure == 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -61,14 +64,18 @@ public final class MemoryInput: InputSource {
     private var position = 0
     private let chunk: Int
     private let failureAtEnd: Int32
+    /// `failure` of the initializer once every byte has been handed out, 0 until then.
     public private(set) var failure: Int32 = 0
 
+    /// The UTF-8 of `text`, in pieces of at most `chunk` bytes, ending with the read error
+    /// `failure` (an `errno`; 0 for a clean end).
     public init(_ text: String, chunk: Int = .max, failure: Int32 = 0) {
         bytes = Array(text.utf8)
         self.chunk = chunk
         failureAtEnd = failure
     }
 
+    /// The next piece: at most `count` bytes and at most one chunk; empty at the end.
     public func read(upTo count: Int) -> [UInt8] {
         let end = min(bytes.count, position + min(count, chunk))
         defer { position = end }
@@ -79,8 +86,10 @@ public final class MemoryInput: InputSource {
 
 /// The environment variables phototag looks at.
 public struct Environment: Sendable {
+    /// The variables by name.
     public var variables: [String: String]
 
+    /// An environment holding `variables` (tests give their own; the tool gives ``current``).
     public init(_ variables: [String: String] = [:]) { self.variables = variables }
 
     /// This process's environment.

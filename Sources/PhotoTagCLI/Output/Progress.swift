@@ -6,13 +6,6 @@ import PhotoTagSupport
     import Darwin
 #endif
 
-/// Seconds on the monotonic clock.
-func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 /// A one-line progress bar on standard error: files done of total, rate and time left.
 ///
 /// It appears only once a run has lasted half a second (short runs stay silent), redraws at most

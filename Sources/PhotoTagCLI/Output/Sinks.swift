@@ -50,12 +50,17 @@ public final class FileSink: OutputSink {
     /// The file descriptor written to.
     public let descriptor: Int32
     private var buffer: [UInt8] = []
+    /// Whether a write failed or the reader went away (see ``OutputSink/isClosed``).
     public private(set) var isClosed = false
+    /// The `errno` of a failed write other than `EPIPE` (see ``OutputSink/writeError``).
     public private(set) var writeError: Int32?
+    /// Whether the descriptor is a terminal (`isatty(3)`).
     public let isTerminal: Bool
     /// The device and inode of the terminal this is, to tell whether two descriptors are the same one.
     private let terminal: (device: UInt64, inode: UInt64)?
 
+    /// A sink writing to `descriptor` (1 for standard output, 2 for standard error), which it
+    /// does not close.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
         isTerminal = isatty(descriptor) == 1
@@ -67,11 +72,14 @@ public final class FileSink: OutputSink {
 
     deinit { flush() }
 
+    /// Whether `other` is a file sink on the same terminal device (the same device and inode).
     public func isSameTerminal(as other: OutputSink) -> Bool {
         guard let terminal, let theirs = (other as? FileSink)?.terminal else { return false }
         return terminal == theirs
     }
 
+    /// Buffers `bytes`, writing the buffer out when it reaches 64 KiB; a block of 64 KiB or
+    /// more is written out directly.
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard !isClosed else { return }
         guard bytes.count < 1 << 16 else {
@@ -84,6 +92,7 @@ public final class FileSink: OutputSink {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes the buffer out with `write(2)`, whole, retrying interrupted and partial writes.
     public func flush() {
         guard !isClosed else { return }
         buffer.withUnsafeBytes { writeOut($0) }
@@ -102,13 +111,19 @@ public final class FileSink: OutputSink {
 
 /// Collects output in memory, for tests.
 public final class MemorySink: OutputSink {
+    /// Everything written so far.
     public private(set) var bytes: [UInt8] = []
+    /// Whether the sink plays a terminal (for tests of colours and progress bars).
     public let isTerminal: Bool
+    /// Never: memory takes every write.
     public var isClosed: Bool { false }
 
+    /// An empty sink, playing a terminal when `isTerminal` is true.
     public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
 
+    /// Appends `bytes` to ``bytes``.
     public func write(_ bytes: UnsafeRawBufferPointer) { self.bytes += bytes }
+    /// Nothing to do: every write is already in ``bytes``.
     public func flush() {}
 
     /// The output decoded as UTF-8.

@@ -1,7 +1,3 @@
-// What the two benchmarks (Benchmarks/PlaceQueries and Benchmarks/BoundaryQueries) share: a
-// seeded generator, so that a run can be repeated exactly, and a monotonic clock. `package`: not
-// part of the library's public API.
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -9,8 +5,9 @@
 #endif
 
 /// Sebastiano Vigna's SplitMix64: a small, fast, seeded generator whose sequence is the same on
-/// every platform and Swift release (unlike `SystemRandomNumberGenerator`).
-package struct SplitMix64: RandomNumberGenerator {
+/// every platform and Swift release (unlike `SystemRandomNumberGenerator`), for the benchmarks and
+/// the tests, so that a run can be repeated exactly.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's state; the seed at first.
     package var state: UInt64
 
@@ -27,7 +24,7 @@ package struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// Seconds on the monotonic clock, for timing a run.
+/// Seconds on the monotonic clock (`CLOCK_MONOTONIC`), for timing: progress rates, benchmarks.
 package func monotonicSeconds() -> Double {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
