@@ -17,6 +17,7 @@ struct Cluster: Sendable {
     /// count.
     var radius: Double { Self.radius(members.count) }
 
+    /// The radius of a marker of `count` photos.
     static func radius(_ count: Int) -> Double {
         count <= 1 ? 4 : min(6 + 2.5 * log2(Double(count)), 22)
     }

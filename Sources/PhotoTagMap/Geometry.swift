@@ -37,11 +37,13 @@ enum Geometry {
         var value: Double
         var above: Bool
 
+        /// Whether a point is on the kept side (or on the line).
         func inside(_ point: PlanePoint) -> Bool {
             let coordinate = axis == 0 ? point.x : point.y
             return above ? coordinate >= value : coordinate <= value
         }
 
+        /// Where the segment `a b` crosses the line (the caller knows that it does).
         func crossing(_ a: PlanePoint, _ b: PlanePoint) -> PlanePoint {
             if axis == 0 {
                 let t = (value - a.x) / (b.x - a.x)
@@ -52,6 +54,7 @@ enum Geometry {
         }
     }
 
+    /// The four sides of a rectangle, each keeping its inside.
     private static func sides(_ rect: PlaneRect) -> [Side] {
         [
             Side(axis: 0, value: rect.minX, above: true), Side(axis: 0, value: rect.maxX, above: false),

@@ -88,6 +88,7 @@ extension MapRenderer {
         return out
     }
 
+    /// The place groups and their children as a JSON array, for the script's table.
     private static func groupJSON(_ groups: [PlaceGroups.Group]) -> String {
         "["
             + groups.map { group in
@@ -109,7 +110,7 @@ extension MapRenderer {
         #borders { vector-effect: non-scaling-stroke; stroke-width: 0.7px; }
         .marker { cursor: pointer; vector-effect: non-scaling-stroke; }
         .marker:hover, .marker.pinned { stroke: #222; }
-        .marker.highlight { fill: #ffb000; stroke: #222; }
+        .marker.highlight { fill: \(MapColours.highlight); stroke: #222; }
         #counts, #labels { pointer-events: none; }
         #zoom { position: absolute; top: 44px; right: 10px; display: flex; flex-direction: column; gap: 4px; }
         #zoom button { width: 32px; height: 32px; font-size: 18px; border: 1px solid #999; border-radius: 4px; background: #fff; cursor: pointer; }

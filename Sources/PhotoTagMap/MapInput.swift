@@ -1,13 +1,16 @@
 /// A capture time as the camera's clock showed it: the local civil time where the photo was
 /// taken, without a zone.
 package struct MapTime: Sendable, Hashable, Comparable {
+    /// The year (four digits), month (1–12) and day (1–31).
     package var year: Int
     package var month: Int
     package var day: Int
+    /// The hour (0–23), minute and second.
     package var hour: Int
     package var minute: Int
     package var second: Int
 
+    /// A date and time of day (midnight when the time is left out).
     package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         self.year = year
         self.month = month
@@ -23,6 +26,7 @@ package struct MapTime: Sendable, Hashable, Comparable {
             + Int64(second)
     }
 
+    /// Whether `lhs` is earlier.
     package static func < (lhs: MapTime, rhs: MapTime) -> Bool { lhs.key < rhs.key }
 
     /// `YYYY-MM-DD`.
@@ -44,6 +48,7 @@ func digits(_ value: Int, _ width: Int) -> String {
 /// Kept small (a map of 100,000 photos holds 100,000 of these): the strings of one place are
 /// usually the same instances for every photo taken there.
 package struct MapPoint: Sendable {
+    /// The position in degrees (WGS 84).
     package var latitude: Double
     package var longitude: Double
     /// The file's path as given, bytes (not necessarily UTF-8); empty for a position that is not
@@ -60,6 +65,7 @@ package struct MapPoint: Sendable {
     /// The local capture time, when known.
     package var time: MapTime?
 
+    /// A point; everything but the position and the path is optional.
     package init(
         latitude: Double, longitude: Double, path: [UInt8], place: String? = nil, admin1: String? = nil,
         countryCode: String? = nil, distanceKm: Double? = nil, time: MapTime? = nil
@@ -85,12 +91,14 @@ package struct MapCounts: Sendable, Equatable {
     /// What a record is, singular and plural, for the title (`12 files, 10 located`).
     package var noun: (String, String)
 
+    /// The counts of a run of `noun`s (singular, plural).
     package init(files: Int, located: Int, noun: (String, String) = ("file", "files")) {
         self.files = files
         self.located = located
         self.noun = noun
     }
 
+    /// Whether two runs counted the same.
     package static func == (a: MapCounts, b: MapCounts) -> Bool {
         a.files == b.files && a.located == b.located && a.noun == b.noun
     }

@@ -8,12 +8,16 @@ import ReverseGeocoding
 
 /// The colours of the map (also what the tests look for in the rendered pixels).
 package enum MapColours {
+    /// Around the map and outside the globe.
     package static let background = "#ffffff"
+    /// The sea, the land and the borders between countries.
     package static let sea = "#aad3df"
     package static let land = "#f2efe9"
     package static let border = "#a99c8c"
+    /// The markers, and a marker whose table row is selected (HTML).
     package static let marker = "#d62728"
     package static let highlight = "#ffb000"
+    /// The title, labels and scale bar.
     package static let text = "#222222"
 }
 

@@ -38,6 +38,7 @@ package struct TripSummary: Sendable {
     /// The name shown for a position with no named place.
     static let noPlace = "(no place)"
 
+    /// An empty summary.
     package init() {}
 
     /// Counts one located photo.

@@ -5,6 +5,7 @@ package struct OutlinePoint: Hashable, Sendable {
     /// Latitude × 1e5 (-9,000,000 ... 9,000,000).
     package var y: Int32
 
+    /// A vertex at `x`, `y` (units of 1e-5 degree).
     package init(x: Int32, y: Int32) {
         self.x = x
         self.y = y
