@@ -98,3 +98,5 @@ places: build
 
 clean:
 	rm -rf .build
+
+include Packaging/release.mk
