@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
-        .executableTarget(name: "place-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/PlaceQueries"),
         .executableTarget(
-            name: "boundary-queries", dependencies: ["ReverseGeocoding"], path: "Benchmarks/BoundaryQueries"),
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+            name: "place-queries", dependencies: ["ReverseGeocoding", "PhotoTagSupport"],
+            path: "Benchmarks/PlaceQueries"),
+        .executableTarget(
+            name: "boundary-queries", dependencies: ["ReverseGeocoding", "PhotoTagSupport"],
+            path: "Benchmarks/BoundaryQueries"),
+        .target(name: "TestSupport", dependencies: ["PhotoTagSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "PhotoTagSupportTests", dependencies: ["PhotoTagSupport"]),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// Points in the text form of ISO 6709 (Annex H), as videos store their location:
 /// `+48.8583+002.2945+035.000/`.
 ///
@@ -34,8 +36,7 @@ enum ISO6709 {
         if scanner.atSign {
             let sign = scanner.sign()
             let (whole, fraction) = try scanner.number(name: "altitude")
-            guard let value = Double(String(decoding: whole + (fraction.map { [0x2E] + $0 } ?? []), as: UTF8.self)),
-                value.isFinite
+            guard let value = DecimalNumber.parse(whole + (fraction.map { [0x2E] + $0 } ?? []), exponent: .rejected)
             else { throw Failure(description: "the altitude is out of range") }
             altitude = sign * value
         }
@@ -113,7 +114,7 @@ enum ISO6709 {
                 let range = index == 0 ? 0..<degreeDigits : (degreeDigits + 2 * index - 2)..<(degreeDigits + 2 * index)
                 var text = whole[range]
                 if index == units, let fraction { text += [0x2E] + fraction }
-                parts.append(Double(String(decoding: text, as: UTF8.self)) ?? .nan)
+                parts.append(DecimalNumber.parse(text, exponent: .rejected) ?? .nan)
             }
             for (index, unit) in ["minutes", "seconds"].enumerated() where index + 1 < parts.count {
                 guard parts[index + 1] < 60 else {

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// A JSON value, as read by ``JSONValue/parse(_:)``: the small strict reader behind Google
 /// Takeout sidecars.
 ///
@@ -255,7 +257,7 @@ private struct JSONParser {
             }
             guard digits(&self) > 0 else { throw error("expected a digit in the exponent") }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+        guard let value = DecimalNumber.parse(bytes[start..<index]) else {
             index = start
             throw error("a number out of range")
         }

@@ -54,7 +54,7 @@ struct VideoReadTests {
             [0, 0, 0, UInt8(20 + xyz.count)] + Array("udta".utf8) + [0, 0, 0, UInt8(12 + xyz.count), 0xA9]
             + Array("xyz".utf8) + [0, UInt8(xyz.count), 0x15, 0xC7] + xyz
         let moov = [0, 0, 0, UInt8(8 + udta.count)] + Array("moov".utf8) + udta
-        FileManager.default.createFile(atPath: long, contents: Data(ftyp + mdat))
+        #expect(FileManager.default.createFile(atPath: long, contents: Data(ftyp + mdat)))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: long))
         try handle.truncate(atOffset: UInt64(ftyp.count) + mdatSize)
         try handle.seekToEnd()

@@ -1,5 +1,6 @@
 // What every test target shares: where the fixtures are, a seeded random generator, files.
 import Foundation
+import PhotoTagSupport
 
 /// The project's own fixtures, found from this file's path (no SwiftPM resources).
 public enum Fixtures {
@@ -20,20 +21,8 @@ public enum Fixtures {
     public static let places = root + "/geonames/test.places"
 }
 
-/// A seeded generator (SplitMix64), so every run tests the same values.
-public struct SeededGenerator: RandomNumberGenerator {
-    public var state: UInt64
-
-    public init(state: UInt64) { self.state = state }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A seeded generator (PhotoTagSupport's SplitMix64), so every run tests the same values.
+package typealias SeededGenerator = SplitMix64
 
 /// A fresh temporary directory; the caller removes it.
 public func makeTemporaryDirectory() throws -> String {
