@@ -148,3 +148,5 @@ screenshots: deps
 
 clean:
 	rm -rf .build
+
+include Packaging/release.mk

@@ -60,6 +60,8 @@ enum Options {
         name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)")
     static let noFollow = OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders")
     static let sort = OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too")
+    static let shard = OptionSpec(
+        name: "--shard", value: "<k/n>", help: "Take only share k of n of the files, by a hash of each path")
     static let withGPS = OptionSpec(
         name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)")
     static let withoutGPS = OptionSpec(name: "--without-gps", help: "Print only photos without a usable position")
@@ -144,7 +146,7 @@ enum Commands {
         arguments: "<path>...", missingArgumentsMessage: "no paths given",
         options: outputOptions + placeOptions + selectionOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
-            Options.withGPS, Options.withoutGPS, Options.near, Options.within,
+            Options.shard, Options.withGPS, Options.withoutGPS, Options.near, Options.within,
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
         ],
         epilogue: """
@@ -159,6 +161,13 @@ enum Commands {
             like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given.
+
+            --shard k/n (1 ≤ k ≤ n) splits a scan between n runs, on n machines say, that share
+            nothing: a file is in share FNV-1a-64(p) mod n + 1, where p is the bytes of its path
+            below the path given (a path given that is a file: as given). That depends neither on
+            the machine nor on where the folder is mounted nor on the order of the walk, so the
+            n runs together print exactly the records of one scan, each once. Every run still
+            walks all the folders.
 
             Sidecars: NAME.xmp and NAME.EXT.xmp (any case), and Google Takeout's NAME.EXT.json,
             NAME.EXT.supplemental-metadata.json, NAME.EXT(1).json for NAME(1).EXT and names cut

@@ -19,6 +19,8 @@ struct ScanOptions: Equatable, Sendable {
     var hidden = false
     /// Order the whole output by path, across the paths given too.
     var sort = false
+    /// `--shard K/N`: only the files of share K (see ``Shard``); `nil` is every file.
+    var shard: Shard? = nil
     /// Which records to print, by whether they are located.
     var gpsFilter = GPSFilter.all
     /// Only located photos within `within` km of `near`.
@@ -41,6 +43,18 @@ extension ScanOptions {
         allFiles = reader.has(Options.allFiles)
         hidden = reader.has(Options.hidden)
         sort = reader.has(Options.sort)
+        if let text = reader.value(Options.shard) {
+            do throws(Shard.ParseError) {
+                shard = try Shard.parse(text)
+            } catch {
+                switch error {
+                case .notAFraction:
+                    throw reader.error(
+                        "option '\(Options.shard.name)' needs K/N, two whole numbers such as 2/8, not '\(text)'")
+                case .outOfRange: throw reader.error("option '\(Options.shard.name)' needs 1 ≤ K ≤ N, not '\(text)'")
+                }
+            }
+        }
         switch (reader.has(Options.withGPS), reader.has(Options.withoutGPS)) {
         case (true, true):
             throw reader.error("'\(Options.withGPS.name)' and '\(Options.withoutGPS.name)' exclude each other")
@@ -152,6 +166,8 @@ extension Context {
         }
         func walk(_ root: [UInt8]) {
             walker.walk(root) { item in
+                // Another run's share: not read, not counted, not noted (that run does it).
+                if let shard = options.shard, !shard.takes(item.path, under: root) { return true }
                 switch item {
                 case .file(let path):
                     found += 1

@@ -1,0 +1,27 @@
+# Release packages and the Spark examples; the Makefile includes this file.
+# See README, "Installing" and "More than one machine".
+
+# PACKAGES is where the packages go; SOURCE_DATE_EPOCH (default: the commit's time) dates them.
+PACKAGES ?= .build/packages
+export PACKAGES
+
+.PHONY: dist deb check-packages test-spark
+
+# phototag-VERSION-linux-ARCH.tar.gz: the stripped static binary, man page, completions and
+# notices, reproducible to the byte (Scripts/make-dist).
+dist: deps
+	@Scripts/make-dist
+
+# phototag_VERSION-1_ARCH.deb from the same files, with dpkg-deb (Scripts/make-deb).
+deb: deps
+	@Scripts/make-deb
+
+# CI: dist twice (here and in a fresh clone) and compared, the .deb installed, run, linted and
+# removed, the Homebrew formula parsed (Scripts/check-packages; needs root for dpkg -i).
+check-packages: deps
+	Scripts/check-packages
+
+# The Spark examples on local[2], compared record for record with phototag alone
+# (Scripts/test-spark; installs Java and pyspark when missing).
+test-spark: build
+	Scripts/test-spark
