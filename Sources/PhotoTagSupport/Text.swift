@@ -39,6 +39,26 @@ package enum DecimalNumber {
     /// division by an exact power of ten gives the correctly rounded result (Clinger's fast path);
     /// longer numbers go through the standard library's parser, which also rounds correctly.
     package static func parse(_ bytes: some Collection<UInt8>, exponent allowExponent: Exponent = .allowed) -> Double? {
+        if let parsed = bytes.withContiguousStorageIfAvailable({ parse(buffer: $0, exponent: allowExponent) }) {
+            return parsed
+        }
+        return Array(bytes).withUnsafeBufferPointer { parse(buffer: $0, exponent: allowExponent) }
+    }
+
+    /// ``parse(_:exponent:)`` for a field of a line, without going through the generic entry:
+    /// called from another module, a generic parser is not specialized, and every byte read
+    /// through the protocol witness cost an allocation (44 per geocode line).
+    package static func parse(_ bytes: ArraySlice<UInt8>, exponent allowExponent: Exponent = .allowed) -> Double? {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, exponent: allowExponent) }
+    }
+
+    /// ``parse(_:exponent:)`` for a whole array.
+    package static func parse(_ bytes: [UInt8], exponent allowExponent: Exponent = .allowed) -> Double? {
+        bytes.withUnsafeBufferPointer { parse(buffer: $0, exponent: allowExponent) }
+    }
+
+    /// The parser itself, over contiguous bytes (one non-generic body).
+    private static func parse(buffer bytes: UnsafeBufferPointer<UInt8>, exponent allowExponent: Exponent) -> Double? {
         var mantissa: UInt64 = 0
         var digits = 0
         var significant = 0
@@ -49,7 +69,7 @@ package enum DecimalNumber {
         let end = bytes.endIndex
         if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
             negative = bytes[index] == UInt8(ascii: "-")
-            bytes.formIndex(after: &index)
+            index += 1
         }
         while index < end {
             let byte = bytes[index]
@@ -70,24 +90,24 @@ package enum DecimalNumber {
             } else {
                 break
             }
-            bytes.formIndex(after: &index)
+            index += 1
         }
         guard digits > 0 else { return nil }
         if allowExponent == .allowed, index < end,
             bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")
         {
-            bytes.formIndex(after: &index)
+            index += 1
             var exponentNegative = false
             if index < end, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
                 exponentNegative = bytes[index] == UInt8(ascii: "-")
-                bytes.formIndex(after: &index)
+                index += 1
             }
             var value = 0
             var exponentDigits = 0
             while index < end, (0x30...0x39).contains(bytes[index]) {
                 value = min(value * 10 + Int(bytes[index] - 0x30), 100_000)
                 exponentDigits += 1
-                bytes.formIndex(after: &index)
+                index += 1
             }
             guard exponentDigits > 0 else { return nil }
             exponent += exponentNegative ? -value : value
