@@ -145,13 +145,7 @@ public final class PlaceLocator: Sendable {
     /// uses the borrowing `locate` to write millions of answers without making a `String`.
     public func answer(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> PlaceAnswer
     {
-        let location = locate(coordinate, filter: filter, rule: rule)
-        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
-        return PlaceAnswer(
-            basis: location.basis, atSea: location.atSea, place: location.nearest?.placeMatch,
-            city: location.city?.placeMatch, countryCode: location.countryCode, country: text(location.country),
-            admin1Code: location.admin1Code, admin1: text(location.admin1), admin2: text(location.admin2),
-            timezone: location.timezone)
+        PlaceAnswer(locate(coordinate, filter: filter, rule: rule))
     }
 
     /// An admin-1 region's name from the place table, when the nearest place is in another region.
@@ -208,9 +202,9 @@ public struct PlaceAnswer: Hashable, Sendable {
     /// No country contains the point.
     public var atSea: Bool
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
-    public var place: PlaceMatch?
+    public var nearest: PlaceMatch?
     /// The city a person would name (``CityRule``); `nil` when none is near enough.
-    public var city: PlaceMatch?
+    public var city: CityMatch?
     /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
     public var countryCode: String?
     /// The country's name (`France`); `nil` when unknown.
@@ -224,23 +218,45 @@ public struct PlaceAnswer: Hashable, Sendable {
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     public var timezone: String?
 
-    /// An answer with the given fields (see each property).
-    public init(
-        basis: Location.Basis, atSea: Bool = false, place: PlaceMatch? = nil, city: PlaceMatch? = nil,
-        countryCode: String? = nil, country: String? = nil, admin1Code: String? = nil, admin1: String? = nil,
-        admin2: String? = nil, timezone: String? = nil
-    ) {
-        self.basis = basis
-        self.atSea = atSea
-        self.place = place
-        self.city = city
-        self.countryCode = countryCode
-        self.country = country
-        self.admin1Code = admin1Code
-        self.admin1 = admin1
-        self.admin2 = admin2
-        self.timezone = timezone
+    /// An answer from the nearest place alone (``Location/Basis/nearest``): its country,
+    /// regions and zone, and no city.
+    public init(nearest: PlaceMatch) {
+        basis = .nearest
+        atSea = false
+        self.nearest = nearest
+        countryCode = nearest.place.countryCode
+        country = nearest.place.country
+        admin1Code = nearest.place.admin1Code
+        admin1 = nearest.place.admin1
+        admin2 = nearest.place.admin2
+        timezone = nearest.place.timezone
     }
+
+    /// `location` with its borrowed names made into strings; only while the locator that gave
+    /// it lives.
+    package init(_ location: Location) {
+        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+        basis = location.basis
+        atSea = location.atSea
+        nearest = location.nearest?.placeMatch
+        city = location.city.map { CityMatch(place: $0.view.place, distanceKm: $0.distanceKm) }
+        countryCode = location.countryCode
+        country = text(location.country)
+        admin1Code = location.admin1Code
+        admin1 = text(location.admin1)
+        admin2 = text(location.admin2)
+        timezone = location.timezone
+    }
+
+    /// The city when it is not the named place itself.
+    public var distinctCity: CityMatch? {
+        guard let city, city.place.geonameId != nearest?.place.geonameId else { return nil }
+        return city
+    }
+
+    /// The name a person would give the place: the city when there is one, else the named
+    /// place (`Berlin` rather than its district `Steglitz`).
+    public var displayName: String? { city?.place.name ?? nearest?.place.name }
 }
 
 extension PlaceView {

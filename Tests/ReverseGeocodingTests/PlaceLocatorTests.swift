@@ -112,8 +112,8 @@ import Testing
         let location = Self.locator.locate(paris)
         let answer = Self.locator.answer(paris)
         #expect(answer.basis == .boundaries && !answer.atSea)
-        #expect(answer.place == location.nearest?.placeMatch)
-        #expect(answer.city == location.city?.placeMatch)
+        #expect(answer.nearest == location.nearest?.placeMatch)
+        #expect(answer.city?.place == location.city?.placeMatch.place)
         #expect(answer.city?.place.name == "Paris")
         #expect(answer.countryCode == "FR" && answer.country == "France")
         #expect(answer.admin1Code == "11" && answer.admin1 == "Île-de-France")
@@ -140,8 +140,19 @@ import Testing
         locator = nil
         #expect(table == nil)
         #expect(answer.basis == .nearest && !answer.atSea)
-        #expect(answer.place?.place.name == "Ceanntar")
+        #expect(answer.nearest?.place.name == "Ceanntar")
         #expect(answer.countryCode == "AA" && answer.country == "Tír")
         #expect(answer.admin1 == "Cúige" && answer.timezone == "Etc/UTC")
+    }
+
+    /// A person names the city, not its district: a photo in Steglitz is a Berlin photo, and
+    /// a point with no city near enough is named by its nearest place.
+    @Test func theDisplayNameIsTheCityWhenThereIsOne() throws {
+        let steglitz = Self.locator.answer(try #require(Coordinate(latitude: 52.4596, longitude: 13.3238)))
+        #expect(steglitz.nearest?.place.name == "Steglitz")
+        #expect(steglitz.displayName == "Berlin")
+        #expect(steglitz.distinctCity?.place.name == "Berlin")
+        let nearestOnly = PlaceAnswer(nearest: try #require(steglitz.nearest))
+        #expect(nearestOnly.city == nil && nearestOnly.displayName == "Steglitz")
     }
 }

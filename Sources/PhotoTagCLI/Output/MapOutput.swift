@@ -40,8 +40,8 @@ struct MapOutput: Sendable {
         guard let fix = record.reading.fix else { return nil }
         let answer = record.place.answer
         return MapPoint(
-            latitude: fix.latitude, longitude: fix.longitude, path: path, place: answer?.nearest?.place.name,
-            admin1: answer?.admin1, countryCode: answer?.countryCode, distanceKm: answer?.nearest?.distanceKm,
+            latitude: fix.latitude, longitude: fix.longitude, path: path, place: answer?.displayName,
+            admin1: answer?.admin1, countryCode: answer?.countryCode, distanceKm: answer.flatMap(distanceKm),
             time: record.time?.local.flatMap(mapTime))
     }
 
@@ -51,9 +51,13 @@ struct MapOutput: Sendable {
         let answer = record.place.answer
         return MapPoint(
             latitude: coordinate.latitude, longitude: coordinate.longitude, path: [],
-            place: answer?.nearest?.place.name, admin1: answer?.admin1, countryCode: answer?.countryCode,
-            distanceKm: answer?.nearest?.distanceKm)
+            place: answer?.displayName, admin1: answer?.admin1, countryCode: answer?.countryCode,
+            distanceKm: answer.flatMap(distanceKm))
     }
+
+    /// How far the point is from the place the map names for it (``PlaceAnswer/displayName``):
+    /// the city when there is one, else the named place.
+    static func distanceKm(_ answer: PlaceAnswer) -> Double? { answer.city?.distanceKm ?? answer.nearest?.distanceKm }
 
     /// The date and time of an ISO 8601 local time (`2019-07-01T14:34:56+02:00`), without its
     /// offset: the wall clock where the photo was taken.

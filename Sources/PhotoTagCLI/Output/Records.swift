@@ -26,54 +26,6 @@ struct PlaceResult: Sendable {
     var answer: PlaceAnswer? { location.map(PlaceAnswer.init) }
 }
 
-/// A ``Location`` with its strings made.
-struct PlaceAnswer {
-    var basis: Location.Basis
-    var atSea: Bool
-    /// The named place: the nearest in the point's country.
-    var nearest: PlaceMatch?
-    var city: CityMatch?
-    var countryCode: String?
-    var country: String?
-    var admin1Code: String?
-    var admin1: String?
-    var admin2: String?
-    var timezone: String?
-
-    /// An answer by the nearest place alone (`basis` nearest), for tests.
-    init(nearest: PlaceMatch) {
-        basis = .nearest
-        atSea = false
-        self.nearest = nearest
-        countryCode = nearest.place.countryCode
-        country = nearest.place.country
-        admin1Code = nearest.place.admin1Code
-        admin1 = nearest.place.admin1
-        admin2 = nearest.place.admin2
-        timezone = nearest.place.timezone
-    }
-
-    init(_ location: Location) {
-        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
-        basis = location.basis
-        atSea = location.atSea
-        nearest = location.nearest?.placeMatch
-        city = location.city.map { CityMatch(place: $0.view.place, distanceKm: $0.distanceKm) }
-        countryCode = location.countryCode
-        country = text(location.country)
-        admin1Code = location.admin1Code
-        admin1 = text(location.admin1)
-        admin2 = text(location.admin2)
-        timezone = location.timezone
-    }
-
-    /// The city when it is not the named place itself.
-    var distinctCity: CityMatch? {
-        guard let city, city.place.geonameId != nearest?.place.geonameId else { return nil }
-        return city
-    }
-}
-
 /// The warning of a position in no country.
 let atSeaWarning = "the position is at sea: no country contains it"
 

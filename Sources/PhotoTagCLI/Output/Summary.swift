@@ -30,7 +30,7 @@ struct Summary {
         add(record.reading.status, answer)
         if record.reading.status == .located {
             trip.add(
-                countryCode: answer?.countryCode, admin1: answer?.admin1, place: answer?.nearest?.place.name,
+                countryCode: answer?.countryCode, admin1: answer?.admin1, place: answer?.displayName,
                 time: record.time?.local.flatMap(MapOutput.mapTime))
         }
     }
