@@ -10,7 +10,7 @@ the structural edge cases (64-bit box sizes, size 0, moov after mdat, a truncate
 and without its full-box header, files without ftyp). The media data is a few dummy bytes: only
 the metadata matters. No timestamps, no randomness: every run writes byte-identical files. The
 outputs are committed; the tests never run this script. Files too large to commit (a sparse
-multi-gigabyte mdat, a moov past the read limit) are built by Tests/PhotoGPSTests/VideoTests.swift
+multi-gigabyte mdat, a moov past the read limit) are built by Tests/PhotoGPSTests/MovieTests.swift
 in a temporary folder. Fixtures/README.md lists every file and its expected outcome.
 """
 

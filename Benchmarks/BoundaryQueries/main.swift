@@ -15,29 +15,12 @@ import ReverseGeocoding
     import Darwin
 #endif
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func seconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 var random = SplitMix64(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)
-let start = seconds()
+let start = monotonicSeconds()
 let table = BoundaryTable.bundled
-print("open: \(Int((seconds() - start) * 1e6)) µs, \(table.byteCount) bytes")
+print("open: \(Int((monotonicSeconds() - start) * 1e6)) µs, \(table.byteCount) bytes")
 
 let uniform = (0..<count).map { _ in
     (asin(Double.random(in: -1...1, using: &random)) * 180 / .pi, Double.random(in: -180...180, using: &random))
@@ -54,23 +37,23 @@ let nearPlaces = uniform.map { point in
 for (name, queries) in [("uniform on the sphere", uniform), ("within 20 km of a place", nearPlaces)] {
     var checksum = 0
     var fallbacks = 0
-    var begin = seconds()
+    var begin = monotonicSeconds()
     for (latitude, longitude) in queries {
         let found = table.features(latitude: latitude, longitude: longitude)
         checksum &+= Int(found.timeZone) &* 31 &+ Int(found.country) &* 7 &+ Int(found.admin1)
         if found.admin1FromFallback { fallbacks += 1 }
     }
-    let indices = seconds() - begin
-    begin = seconds()
+    let indices = monotonicSeconds() - begin
+    begin = monotonicSeconds()
     for (latitude, longitude) in queries {
         checksum &+= Int(table.features(latitude: latitude, longitude: longitude, fallback: false).timeZone)
     }
-    let containment = seconds() - begin
-    begin = seconds()
+    let containment = monotonicSeconds() - begin
+    begin = monotonicSeconds()
     for (latitude, longitude) in queries {
         checksum &+= table.lookup(latitude: latitude, longitude: longitude).timeZones.count
     }
-    let strings = seconds() - begin
+    let strings = monotonicSeconds() - begin
     print(
         "\(name): \(Int(Double(count) / containment)) containments/s, \(Int(Double(count) / indices)) features/s, "
             + "\(Int(Double(count) / strings)) lookups/s, "

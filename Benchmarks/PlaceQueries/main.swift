@@ -14,23 +14,6 @@ import ReverseGeocoding
     import Darwin
 #endif
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func seconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-}
-
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 var random = SplitMix64(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)
@@ -52,11 +35,11 @@ let nearPlaces = uniform.map { point in
 
 for (name, queries) in [("uniform on the sphere", uniform), ("within 20 km of a place", nearPlaces)] {
     var checksum = 0
-    let start = seconds()
+    let start = monotonicSeconds()
     for query in queries {
         checksum &+= geocoder.nearestPlace(to: query)?.place.geonameId ?? 0
     }
-    let elapsed = seconds() - start
+    let elapsed = monotonicSeconds() - start
     let rate = Int(Double(count) / elapsed)
     print(
         "\(name): \(count) queries in \((elapsed * 1000).rounded() / 1000) s, \(rate) queries/s, checksum \(checksum)")

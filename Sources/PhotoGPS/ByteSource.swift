@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -69,19 +71,8 @@ final class FileSource: ByteSource {
         extent = max(extent, offset + wanted)
         var failure: Int32 = 0
         let buffer = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
-            while initialized < wanted {
-                let got = pread(
-                    descriptor, buffer.baseAddress! + initialized, wanted - initialized,
-                    off_t(offset + initialized))
-                if got > 0 {
-                    initialized += got
-                } else if got == 0 {
-                    break  // the file shrank since fstat
-                } else if errno != EINTR {
-                    failure = errno
-                    break
-                }
-            }
+            // Fewer bytes than wanted only when the file shrank since fstat.
+            (initialized, failure) = preadFully(descriptor, buffer.baseAddress!, wanted, at: offset)
         }
         if failure != 0 { throw .cannotRead(errno: failure) }
         bytesRead += buffer.count
@@ -112,20 +103,13 @@ enum StreamReading {
     /// Reads `descriptor` to its end; past `limit` bytes, stops and throws ``PhotoGPSError/tooLarge(source:limit:)``
     /// with `name` as the source.
     static func readAll(_ descriptor: Int32, limit: Int, name: String) throws(PhotoGPSError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            // One byte more than the limit: reading it proves the stream is too large.
-            let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
-            if got > 0 {
-                bytes += chunk[0..<got]
-                if bytes.count > limit { throw .tooLarge(source: name, limit: limit) }
-            } else if got == 0 {
-                return bytes
-            } else if errno != EINTR {
-                throw .cannotRead(errno: errno)
-            }
+        let read: (bytes: [UInt8], truncated: Bool)
+        do {
+            read = try readToEnd(descriptor, limit: limit)
+        } catch {
+            throw .cannotRead(errno: error.code)
         }
+        if read.truncated { throw .tooLarge(source: name, limit: limit) }
+        return read.bytes
     }
 }

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// What the EXIF block says about the camera and the moment of capture.
 public struct CameraInfo: Hashable, Sendable {
     /// IFD0 Make, trimmed.
@@ -13,6 +15,8 @@ public struct CameraInfo: Hashable, Sendable {
     /// .24 s), spaces around them removed; `nil` if absent, blank or not digits.
     public var subSecTimeOriginal: String?
 
+    /// Creates camera information from the EXIF texts as stored; each is cleaned the way the
+    /// property's documentation says, and becomes `nil` when nothing valid is left.
     public init(
         make: String? = nil, model: String? = nil, dateTimeOriginal: String? = nil,
         offsetTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil
@@ -44,7 +48,8 @@ public struct CameraInfo: Hashable, Sendable {
             b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13), let minute = decimalDigits(b, 14..<16),
             let second = decimalDigits(b, 17..<19), hour < 24, minute < 60, second < 61
         else { return nil }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        return "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
+            + "T\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2)):\(zeroPadded(second, 2))"
     }
 
     /// `+HH:MM` or `-HH:MM`, or `nil`.

@@ -1,12 +1,15 @@
 import CExif
 
-/// One EXIF block loaded by libexif, freed when this object goes away.
+/// One EXIF block loaded and decoded by libexif, freed when this object goes away.
 ///
-/// This is the only type that touches libexif. It is created, read and released inside one
-/// function call, so no C pointer ever crosses a thread.
+/// This is the only type that touches libexif. libexif parses the TIFF structure, indexes the
+/// entries and decodes every number with its own accessors (`exif_get_short`, `exif_get_long`,
+/// `exif_get_rational`… in the byte order `exif_data_get_byte_order` reports); this type only
+/// turns the result into ``ExifValue``s. It is created, read and released inside one function
+/// call, so no C pointer ever crosses a thread.
 final class ExifBlock {
     private let data: UnsafeMutablePointer<ExifData>
-    private let bigEndian: Bool
+    private let order: ExifByteOrder
 
     /// Loads an EXIF block: `Exif\0\0` followed by a TIFF structure of at most 64 KiB
     /// (libexif's own limit), exactly as a JPEG APP1 segment carries it.
@@ -19,7 +22,7 @@ final class ExifBlock {
             exif_data_load_data(data, buffer.baseAddress, UInt32(truncatingIfNeeded: buffer.count))
         }
         self.data = data
-        bigEndian = exif_data_get_byte_order(data) == EXIF_BYTE_ORDER_MOTOROLA
+        order = exif_data_get_byte_order(data)
     }
 
     deinit { exif_data_unref(data) }
@@ -27,73 +30,71 @@ final class ExifBlock {
     /// The entries of the GPS IFD that the policy reads.
     func gpsTags() -> GPSTags {
         let ifd = EXIF_IFD_GPS
-        typealias Tag = GPSTags.Tag
         return GPSTags(
-            latitudeRef: value(Tag.latitudeRef, in: ifd),
-            latitude: value(Tag.latitude, in: ifd),
-            longitudeRef: value(Tag.longitudeRef, in: ifd),
-            longitude: value(Tag.longitude, in: ifd),
-            altitudeRef: value(Tag.altitudeRef, in: ifd),
-            altitude: value(Tag.altitude, in: ifd),
-            timeStamp: value(Tag.timeStamp, in: ifd),
-            dateStamp: value(Tag.dateStamp, in: ifd),
-            speedRef: value(Tag.speedRef, in: ifd),
-            speed: value(Tag.speed, in: ifd),
-            imgDirectionRef: value(Tag.imgDirectionRef, in: ifd),
-            imgDirection: value(Tag.imgDirection, in: ifd),
-            mapDatum: value(Tag.mapDatum, in: ifd),
-            horizontalError: value(Tag.horizontalError, in: ifd))
+            latitudeRef: value(GPSTag.latitudeRef, in: ifd),
+            latitude: value(GPSTag.latitude, in: ifd),
+            longitudeRef: value(GPSTag.longitudeRef, in: ifd),
+            longitude: value(GPSTag.longitude, in: ifd),
+            altitudeRef: value(GPSTag.altitudeRef, in: ifd),
+            altitude: value(GPSTag.altitude, in: ifd),
+            timeStamp: value(GPSTag.timeStamp, in: ifd),
+            dateStamp: value(GPSTag.dateStamp, in: ifd),
+            speedRef: value(GPSTag.speedRef, in: ifd),
+            speed: value(GPSTag.speed, in: ifd),
+            imgDirectionRef: value(GPSTag.imgDirectionRef, in: ifd),
+            imgDirection: value(GPSTag.imgDirection, in: ifd),
+            mapDatum: value(GPSTag.mapDatum, in: ifd),
+            horizontalError: value(GPSTag.horizontalError, in: ifd))
     }
 
     /// Make and Model (IFD0), DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal (EXIF IFD).
     func camera() -> CameraInfo {
         CameraInfo(
-            make: value(0x010F, in: EXIF_IFD_0)?.text,
-            model: value(0x0110, in: EXIF_IFD_0)?.text,
-            dateTimeOriginal: value(0x9003, in: EXIF_IFD_EXIF)?.text,
-            offsetTimeOriginal: value(0x9011, in: EXIF_IFD_EXIF)?.text,
-            subSecTimeOriginal: value(0x9291, in: EXIF_IFD_EXIF)?.text)
+            make: value(ExifTag.make, in: EXIF_IFD_0)?.text,
+            model: value(ExifTag.model, in: EXIF_IFD_0)?.text,
+            dateTimeOriginal: value(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF)?.text,
+            offsetTimeOriginal: value(ExifTag.offsetTimeOriginal, in: EXIF_IFD_EXIF)?.text,
+            subSecTimeOriginal: value(ExifTag.subSecTimeOriginal, in: EXIF_IFD_EXIF)?.text)
     }
 
-    /// The entry `tag` of `ifd`, decoded from its raw bytes in the block's byte order.
+    /// The entry `tag` of `ifd` as libexif decoded it; `nil` when libexif holds no such entry
+    /// (it is absent, or libexif dropped it, for instance because its value lies outside the block).
+    ///
+    /// Numbers come from libexif's typed accessors, as many as the entry's data holds (never more
+    /// than its component count); bytes and text are the entry's data as stored.
     func value(_ tag: UInt16, in ifd: ExifIfd) -> ExifValue? {
         guard let content = CExif_content(data, ifd),
-            let entry = exif_content_get_entry(content, ExifTag(rawValue: UInt32(tag)))
+            let entry = exif_content_get_entry(content, CExif.ExifTag(rawValue: UInt32(tag)))
         else { return nil }
-        let type = UInt16(truncatingIfNeeded: entry.pointee.format.rawValue)
-        let count = CExif_componentCount(entry)
-        let size = Int(entry.pointee.size)
-        guard let start = entry.pointee.data else { return .other(type: type, count: count) }
-        let raw = UnsafeBufferPointer(start: start, count: size)
-        func unsigned(_ offset: Int, _ width: Int) -> UInt64 {
-            var value: UInt64 = 0
-            for index in 0..<width {
-                let byte = UInt64(raw[offset + (bigEndian ? index : width - 1 - index)])
-                value = value << 8 | byte
-            }
-            return value
+        let rawType = UInt16(truncatingIfNeeded: entry.pointee.format.rawValue)
+        guard let bytes = entry.pointee.data, let type = TIFFType(rawValue: rawType) else {
+            return .other(type: rawType, count: CExif_componentCount(entry))
         }
-        func items<T>(width: Int, _ read: (Int) -> T) -> [T] {
-            (0..<min(count, size / width)).map { read($0 * width) }
-        }
+        let readable = CExif_readableComponents(entry)
+        func components<T>(_ read: (Int) -> T) -> [T] { (0..<readable).map(read) }
         switch type {
-        case 1, 6, 7: return .bytes(Array(raw))
-        case 2: return .ascii(Array(raw))
-        case 3: return .integers(items(width: 2) { Int64(unsigned($0, 2)) })
-        case 4: return .integers(items(width: 4) { Int64(unsigned($0, 4)) })
-        case 8: return .integers(items(width: 2) { Int64(Int16(truncatingIfNeeded: unsigned($0, 2))) })
-        case 9: return .integers(items(width: 4) { Int64(Int32(truncatingIfNeeded: unsigned($0, 4))) })
-        case 5:
+        case .byte, .sbyte, .undefined:
+            return .bytes(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+        case .ascii:
+            return .ascii(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+        case .short: return .integers(components { Int64(CExif_short(entry, $0, order)) })
+        case .long: return .integers(components { Int64(CExif_long(entry, $0, order)) })
+        case .sshort: return .integers(components { Int64(CExif_sshort(entry, $0, order)) })
+        case .slong: return .integers(components { Int64(CExif_slong(entry, $0, order)) })
+        case .rational:
             return .rationals(
-                items(width: 8) { Rational(Int64(unsigned($0, 4)), Int64(unsigned($0 + 4, 4))) })
-        case 10:
-            return .signedRationals(
-                items(width: 8) {
-                    Rational(
-                        Int64(Int32(truncatingIfNeeded: unsigned($0, 4))),
-                        Int64(Int32(truncatingIfNeeded: unsigned($0 + 4, 4))))
+                components {
+                    let part = CExif_rational(entry, $0, order)
+                    return Rational(Int64(part.numerator), Int64(part.denominator))
                 })
-        default: return .other(type: type, count: count)
+        case .srational:
+            return .signedRationals(
+                components {
+                    let part = CExif_srational(entry, $0, order)
+                    return Rational(Int64(part.numerator), Int64(part.denominator))
+                })
+        case .float, .double, .ifd:
+            return .other(type: rawType, count: CExif_componentCount(entry))
         }
     }
 }

@@ -1,4 +1,6 @@
-/// The GPS IFD entries the policy reads, as stored; `nil` means the tag is absent.
+import PhotoTagSupport
+
+/// The GPS IFD entries the policy reads (``GPSTag``), as stored; `nil` means the tag is absent.
 struct GPSTags: Hashable, Sendable {
     var latitudeRef: ExifValue?
     var latitude: ExifValue?
@@ -14,24 +16,6 @@ struct GPSTags: Hashable, Sendable {
     var imgDirection: ExifValue?
     var mapDatum: ExifValue?
     var horizontalError: ExifValue?
-
-    /// GPS IFD tag numbers (EXIF 2.32 / 3.0, table "GPS Attribute Information").
-    enum Tag {
-        static let latitudeRef: UInt16 = 0x0001
-        static let latitude: UInt16 = 0x0002
-        static let longitudeRef: UInt16 = 0x0003
-        static let longitude: UInt16 = 0x0004
-        static let altitudeRef: UInt16 = 0x0005
-        static let altitude: UInt16 = 0x0006
-        static let timeStamp: UInt16 = 0x0007
-        static let speedRef: UInt16 = 0x000C
-        static let speed: UInt16 = 0x000D
-        static let imgDirectionRef: UInt16 = 0x0010
-        static let imgDirection: UInt16 = 0x0011
-        static let mapDatum: UInt16 = 0x0012
-        static let dateStamp: UInt16 = 0x001D
-        static let horizontalError: UInt16 = 0x001F
-    }
 }
 
 /// The outcome of decoding a GPS block: a fix, or the reasons there is none, plus warnings.
@@ -60,35 +44,40 @@ extension GPSFix {
         if latitude == 0, longitude == 0 {
             return GPSDecoding(fix: nil, warnings: warnings + [.noFixPlaceholder])
         }
-        var fix = GPSFix(latitude: latitude, longitude: longitude)
-        fix.altitude = decodeAltitude(tags.altitude, reference: tags.altitudeRef, warnings: &warnings)
-        fix.timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
-        if let direction = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
-            if (0..<360).contains(direction) {
-                fix.direction = direction
+        let altitude = decodeAltitude(tags.altitude, reference: tags.altitudeRef, warnings: &warnings)
+        let timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
+        var direction: Double? = nil
+        var directionReference: North? = nil
+        if let degrees = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
+            if (0..<360).contains(degrees) {
+                direction = degrees
                 switch tags.imgDirectionRef?.text {
-                case "T": fix.directionReference = .true
-                case "M": fix.directionReference = .magnetic
+                case "T": directionReference = .true
+                case "M": directionReference = .magnetic
                 case nil: break
                 case let other?:
                     warnings.append(.badReference(tag: "GPSImgDirectionRef", value: other, expected: "T or M"))
                 }
             } else {
-                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: direction))
+                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: degrees))
             }
         }
-        if let speed = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
+        var speed: Double? = nil
+        if let stored = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
             switch tags.speedRef?.text ?? "K" {
-            case "K": fix.speed = speed
-            case "M": fix.speed = speed * 1.609344
-            case "N": fix.speed = speed * 1.852
+            case "K": speed = stored
+            case "M": speed = stored * 1.609344
+            case "N": speed = stored * 1.852
             case let other:
                 warnings.append(.badReference(tag: "GPSSpeedRef", value: other, expected: "K, M or N"))
             }
         }
-        fix.horizontalError = decodeScalar(
-            tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
-        if let datum = tags.mapDatum?.text, !datum.isEmpty { fix.mapDatum = datum }
+        let horizontalError = decodeScalar(tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
+        let mapDatum = tags.mapDatum?.text.flatMap { $0.isEmpty ? nil : $0 }
+        // Every value was checked above against the invariants GPSFix enforces, so this is a fix.
+        let fix = GPSFix(
+            latitude: latitude, longitude: longitude, altitude: altitude, timestamp: timestamp, direction: direction,
+            directionReference: directionReference, speed: speed, horizontalError: horizontalError, mapDatum: mapDatum)
         return GPSDecoding(fix: fix, warnings: warnings)
     }
 
@@ -263,15 +252,6 @@ extension GPSFix {
         return date
     }
 
-    /// The number of days in a month of the proleptic Gregorian calendar.
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
     /// Converts GPSTimeStamp (hours, minutes, seconds as RATIONALs, any of them fractional) to
     /// nanoseconds since midnight, rounded to the nearest nanosecond.
     static func decodeTimeOfDay(_ value: ExifValue, warnings: inout [GPSWarning]) -> Int64? {
@@ -331,7 +311,7 @@ func calendarDate(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int)? {
     guard bytes.count >= 10, bytes[4] == bytes[7], bytes[4] == UInt8(ascii: ":") || bytes[4] == UInt8(ascii: "-"),
         let year = decimalDigits(bytes, 0..<4), let month = decimalDigits(bytes, 5..<7),
         let day = decimalDigits(bytes, 8..<10), year >= 1, (1...12).contains(month), day >= 1,
-        day <= GPSFix.daysIn(month: month, year: year)
+        day <= GregorianCalendar.daysIn(month: month, year: year)
     else { return nil }
     return (year, month, day)
 }

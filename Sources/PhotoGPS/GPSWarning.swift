@@ -55,6 +55,7 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     /// A video's 3GPP `loci` box holds a position out of range, or cannot be read.
     case badLoci(reason: String)
 
+    /// The warning as one lowercase line without a final period, as records print it.
     public var description: String {
         switch self {
         case .noPosition:

@@ -254,12 +254,18 @@ enum CR3 {
         }
         guard let ifd0Reader = cmt["CMT1"] ?? cmt["CMT4"] else { return nil }
         let ifd0 =
-            try cmt["CMT1"].flatMap { reader throws(PhotoGPSError) in try reader.readIFD(at: reader.firstIFD) } ?? []
+            try cmt["CMT1"].flatMap { reader throws(PhotoGPSError) in
+                try reader.readIFD(at: reader.firstIFD, keeping: CompactTIFF.ifd0TagsRead)
+            } ?? []
         let exif =
-            try cmt["CMT2"].flatMap { reader throws(PhotoGPSError) in try reader.readIFD(at: reader.firstIFD) } ?? []
+            try cmt["CMT2"].flatMap { reader throws(PhotoGPSError) in
+                try reader.readIFD(at: reader.firstIFD, keeping: CompactTIFF.exifTagsRead)
+            } ?? []
         var gps = CompactTIFF.GPS.absent
         if let reader = cmt["CMT4"] {
-            gps = try reader.readIFD(at: reader.firstIFD).map(CompactTIFF.GPS.entries) ?? .outOfBounds
+            gps =
+                try reader.readIFD(at: reader.firstIFD, keeping: CompactTIFF.gpsTagsRead).map(CompactTIFF.GPS.entries)
+                ?? .outOfBounds
         }
         // Each CMT box is a TIFF of its own; the GPS values keep the byte order of CMT4.
         let bigEndian = cmt["CMT4"]?.bigEndian ?? ifd0Reader.bigEndian

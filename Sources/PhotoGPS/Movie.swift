@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// QuickTime, MP4, M4V and 3GP movies (ISO BMFF): where and when a video was recorded.
 ///
 /// The top-level boxes are walked by their headers (16 bytes each; 64-bit sizes and size 0, "to
@@ -351,9 +353,8 @@ struct Movie {
                 let hours = decimalDigits(Array(digits), 0..<2), let minutes = decimalDigits(Array(digits), 2..<4),
                 hours <= 14, minutes < 60
             else { return nil }
-            return (
-                dateTime, "\(rest[0] == UInt8(ascii: "+") ? "+" : "-")\(pad(hours, 2)):\(pad(minutes, 2))", fraction
-            )
+            let sign = rest[0] == UInt8(ascii: "+") ? "+" : "-"
+            return (dateTime, "\(sign)\(zeroPadded(hours, 2)):\(zeroPadded(minutes, 2))", fraction)
         default: return nil
         }
     }
@@ -361,19 +362,10 @@ struct Movie {
     /// Seconds since 1970 UTC → `YYYY-MM-DDTHH:MM:SS`, `nil` past the year 9999.
     static func civilTime(secondsSince1970 seconds: UInt64) -> String? {
         guard seconds < 253_402_300_800 else { return nil }  // 10000-01-01T00:00:00Z
-        let days = Int(seconds / 86_400), second = Int(seconds % 86_400)
-        // Howard Hinnant's civil_from_days, for days since 1970-01-01 (here never negative).
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T"
-            + "\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2))"
+        let second = Int(seconds % 86_400)
+        let (year, month, day) = GregorianCalendar.civilDate(fromDays: Int64(seconds / 86_400))
+        return "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))T"
+            + "\(zeroPadded(second / 3600, 2)):\(zeroPadded(second / 60 % 60, 2)):\(zeroPadded(second % 60, 2))"
     }
 }
 

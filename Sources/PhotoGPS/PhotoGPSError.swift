@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// Why a photo file could not be read or parsed at all.
 ///
@@ -34,10 +30,11 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// into memory; `source` names it (`standard input`, `the FIFO`), `limit` is in bytes.
     case tooLarge(source: String, limit: Int)
 
+    /// The error as one lowercase line without a final period, as records print it.
     public var description: String {
         switch self {
-        case .cannotOpen(let code): "cannot open: \(Self.message(for: code))"
-        case .cannotRead(let code): "cannot read: \(Self.message(for: code))"
+        case .cannotOpen(let code): "cannot open: \(errnoText(code))"
+        case .cannotRead(let code): "cannot read: \(errnoText(code))"
         case .notARegularFile(let kind): "not a regular file (\(kind))"
         case .emptyFile: "file is empty"
         case .unsupportedFormat(let kind?): "unsupported file format: \(kind)"
@@ -67,12 +64,5 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unsupportedFormat(nil): true
         default: false
         }
-    }
-
-    /// The C library's text for an `errno`, with its first letter lowercased.
-    static func message(for code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        let message = String(cString: text)
-        return message.prefix(1).lowercased() + message.dropFirst()
     }
 }

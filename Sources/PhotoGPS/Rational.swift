@@ -19,5 +19,6 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         denominator == 0 ? nil : Double(numerator) / Double(denominator)
     }
 
+    /// The stored parts as `numerator/denominator`, e.g. `355/10`.
     public var description: String { "\(numerator)/\(denominator)" }
 }

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -34,11 +36,7 @@ public enum Sidecar {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         let bytes: [UInt8]
         do throws(PhotoGPSError) {
-            let source = try (path + [0]).withUnsafeBufferPointer { buffer throws(PhotoGPSError) in
-                try buffer.withMemoryRebound(to: CChar.self) { characters throws(PhotoGPSError) in
-                    try FileSource(cPath: characters.baseAddress!)
-                }
-            }
+            let source = try withCPath(path) { cPath throws(PhotoGPSError) in try FileSource(cPath: cPath) }
             guard source.count > 0 else { throw .emptyFile }
             guard source.count <= sizeLimit else { throw .tooLarge(source: "the sidecar", limit: sizeLimit) }
             bytes = try source.bytes(at: 0, length: source.count)
@@ -77,10 +75,9 @@ enum XMPSidecar {
         let date = dateOrder.lazy.compactMap { properties.values[$0] }.first
         let camera = date.flatMap(captureTime)
         var reading = GPSReading(status: .noGPS, camera: camera, warnings: decoded.warnings)
-        if var fix = decoded.fix {
-            fix.source = .xmpSidecar
+        if let fix = decoded.fix {
             reading.status = .located
-            reading.fix = fix
+            reading.fix = fix.from(.xmpSidecar)
         } else if !decoded.warnings.isEmpty {
             reading.status = .invalidGPS
         }
@@ -211,19 +208,10 @@ enum TakeoutSidecar {
 
     /// Seconds since 1970 as `YYYY-MM-DD HH:MM:SS` in UTC (the proleptic Gregorian calendar).
     static func utcDateTime(_ seconds: Int64) -> String {
-        let days = seconds / 86_400, time = Int(seconds % 86_400)
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
-        return
-            "\(pad(year, 4)):\(pad(month, 2)):\(pad(day, 2)) \(pad(time / 3600, 2)):\(pad(time / 60 % 60, 2)):\(pad(time % 60, 2))"
+        let time = Int(seconds % 86_400)
+        let (year, month, day) = GregorianCalendar.civilDate(fromDays: seconds / 86_400)
+        return "\(zeroPadded(year, 4)):\(zeroPadded(month, 2)):\(zeroPadded(day, 2)) "
+            + "\(zeroPadded(time / 3600, 2)):\(zeroPadded(time / 60 % 60, 2)):\(zeroPadded(time % 60, 2))"
     }
 }
 

@@ -1,20 +1,13 @@
 /// One IFD entry with its value bytes, as stored (in the TIFF's byte order).
 struct TIFFEntry: Hashable, Sendable {
+    /// The tag number (``ExifTag``, ``GPSTag``).
     var tag: UInt16
+    /// The field type, as stored (a ``TIFFType`` raw value).
     var type: UInt16
+    /// The number of components.
     var count: UInt32
+    /// The value's bytes, in the TIFF's byte order.
     var value: [UInt8]
-
-    /// The size in bytes of one component of a TIFF type; `nil` for a type TIFF does not define.
-    static func size(ofType type: UInt16) -> Int? {
-        switch type {
-        case 1, 2, 6, 7: 1
-        case 3, 8: 2
-        case 4, 9, 11, 13: 4
-        case 5, 10, 12: 8
-        default: nil
-        }
-    }
 }
 
 /// Reads IFDs from a TIFF structure anywhere in a ``ByteSource`` (a whole TIFF file, a box of an
@@ -67,7 +60,12 @@ struct TIFFReader<Source: ByteSource> {
     /// Reads the IFD at `offset` with its entries' values (each value at most `valueLimit`
     /// bytes; larger ones, such as a MakerNote, are left out). `nil` when the IFD lies outside
     /// the TIFF. At most 1,000 entries are read.
-    func readIFD(at offset: UInt32, valueLimit: Int = 1 << 16) throws(PhotoGPSError) -> [TIFFEntry]? {
+    ///
+    /// With `tags`, only entries with those tags are kept, and the values of the others are
+    /// never read (a MakerNote or a thumbnail costs nothing).
+    func readIFD(
+        at offset: UInt32, keeping tags: Set<UInt16>? = nil, valueLimit: Int = 1 << 16
+    ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
         let countBytes = try source.bytes(at: start, length: 2)
@@ -78,8 +76,9 @@ struct TIFFReader<Source: ByteSource> {
         for index in 0..<(table.count / 12) {
             let at = 12 * index
             let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
+            if let tags, !tags.contains(tag) { continue }
             let components = Self.u32(table, at + 4, bigEndian)
-            guard let size = TIFFEntry.size(ofType: type) else { continue }
+            guard let size = TIFFType(rawValue: type)?.size else { continue }
             let length = Int(components) * size
             guard length <= valueLimit else { continue }
             var value: [UInt8]
@@ -132,7 +131,7 @@ struct TIFFReader<Source: ByteSource> {
     /// The LONG value of entry `tag` (an IFD pointer), if it is one LONG or IFD.
     func pointer(_ tag: UInt16, in entries: [TIFFEntry]) -> UInt32? {
         guard let entry = entries.first(where: { $0.tag == tag }), entry.count == 1,
-            entry.type == 4 || entry.type == 13,
+            TIFFType(rawValue: entry.type)?.isPointer == true,
             entry.value.count == 4
         else { return nil }
         return Self.u32(entry.value, 0, bigEndian)
@@ -159,22 +158,22 @@ enum CompactTIFF {
         case outOfBounds
     }
 
-    static let exifPointer: UInt16 = 0x8769
-    static let gpsPointer: UInt16 = 0x8825
-
     /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD and returns the compact `Exif\0\0` block.
     static func block(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> [UInt8] {
-        guard let ifd0 = try reader.readIFD(at: reader.firstIFD) else {
+        let ifd0Tags = ifd0TagsRead.union([ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer])
+        guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0Tags) else {
             throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
         }
         var exif: [TIFFEntry] = []
-        if let offset = reader.pointer(exifPointer, in: ifd0), let entries = try reader.readIFD(at: offset) {
+        if let offset = reader.pointer(ExifTag.exifIFDPointer, in: ifd0),
+            let entries = try reader.readIFD(at: offset, keeping: exifTagsRead)
+        {
             exif = entries
         }
         var gps = GPS.absent
-        if let entry = ifd0.first(where: { $0.tag == gpsPointer }) {
-            if let offset = reader.pointer(gpsPointer, in: ifd0) {
-                gps = try reader.readIFD(at: offset).map(GPS.entries) ?? .outOfBounds
+        if let entry = ifd0.first(where: { $0.tag == ExifTag.gpsIFDPointer }) {
+            if let offset = reader.pointer(ExifTag.gpsIFDPointer, in: ifd0) {
+                gps = try reader.readIFD(at: offset, keeping: gpsTagsRead).map(GPS.entries) ?? .outOfBounds
             } else {
                 gps = .badPointer(entry)
             }
@@ -182,9 +181,19 @@ enum CompactTIFF {
         return build(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
     }
 
-    /// The GPS tags phototag reads (``GPSTags/Tag``), and GPSVersionID.
+    /// The GPS tags phototag reads (``GPSTags``), and GPSVersionID.
     static let gpsTagsRead: Set<UInt16> = [
-        0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0C, 0x0D, 0x10, 0x11, 0x12, 0x1D, 0x1F,
+        GPSTag.versionID, GPSTag.latitudeRef, GPSTag.latitude, GPSTag.longitudeRef, GPSTag.longitude,
+        GPSTag.altitudeRef, GPSTag.altitude, GPSTag.timeStamp, GPSTag.speedRef, GPSTag.speed,
+        GPSTag.imgDirectionRef, GPSTag.imgDirection, GPSTag.mapDatum, GPSTag.dateStamp, GPSTag.horizontalError,
+    ]
+
+    /// The IFD0 tags kept besides the IFD pointers.
+    static let ifd0TagsRead: Set<UInt16> = [ExifTag.make, ExifTag.model]
+
+    /// The EXIF IFD tags kept.
+    static let exifTagsRead: Set<UInt16> = [
+        ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal, ExifTag.subSecTimeOriginal,
     ]
 
     /// The largest value kept for any entry: every tag phototag reads is far smaller, and capping
@@ -196,15 +205,18 @@ enum CompactTIFF {
     static func build(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS) -> [UInt8] {
         var writer = IFDWriter(bigEndian: bigEndian)
         let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
-        let kept0 = ifd0.filter { ($0.tag == 0x010F || $0.tag == 0x0110) && small($0) }
-        let keptExif = exif.filter { [0x9003, 0x9011, 0x9291].contains($0.tag) && small($0) }
+        let kept0 = ifd0.filter { ifd0TagsRead.contains($0.tag) && small($0) }
+        let keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
         // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
         var pointers: [TIFFEntry] = []
-        if !keptExif.isEmpty { pointers.append(TIFFEntry(tag: exifPointer, type: 4, count: 1, value: [0, 0, 0, 0])) }
+        let placeholder = { (tag: UInt16) in
+            TIFFEntry(tag: tag, type: TIFFType.long.rawValue, count: 1, value: [0, 0, 0, 0])
+        }
+        if !keptExif.isEmpty { pointers.append(placeholder(ExifTag.exifIFDPointer)) }
         switch gps {
         case .absent: break
         case .entries, .outOfBounds:
-            pointers.append(TIFFEntry(tag: gpsPointer, type: 4, count: 1, value: [0, 0, 0, 0]))
+            pointers.append(placeholder(ExifTag.gpsIFDPointer))
         case .badPointer(let entry):
             pointers.append(entry)
         }
@@ -212,16 +224,16 @@ enum CompactTIFF {
         switch gps {
         case .entries(let entries):
             let kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }.sorted { $0.tag < $1.tag }
-            writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
+            writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
         case .outOfBounds:
             // Still outside the block, as it was outside the file: the reader reports it.
-            writer.patchPointer(gpsPointer, inIFDAt: ifd0Offset, to: 0xFFFF_FFF0)
+            writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: 0xFFFF_FFF0)
         case .absent, .badPointer:
             break
         }
         if !keptExif.isEmpty {
             writer.patchPointer(
-                exifPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
+                ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
         }
         return GPSReader.exifIdentifier + writer.bytes
     }
@@ -234,7 +246,8 @@ private struct IFDWriter {
 
     init(bigEndian: Bool) {
         self.bigEndian = bigEndian
-        bytes = bigEndian ? [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8] : [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
+        // The header, then IFD0's offset: 8, right after it.
+        bytes = bigEndian ? TIFFHeader.motorola + [0, 0, 0, 8] : TIFFHeader.intel + [8, 0, 0, 0]
     }
 
     private func encode16(_ value: UInt16) -> [UInt8] {

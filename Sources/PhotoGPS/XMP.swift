@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// GPS from an XMP packet: the EXIF schema's `exif:GPSLatitude`/`exif:GPSLongitude` (`DDD,MM.mmmmK`
 /// or `DDD,MM,SSK`), `exif:GPSAltitude`/`exif:GPSAltitudeRef`, and DJI's `drone-dji:GpsLatitude`/
 /// `GpsLongitude`/`AbsoluteAltitude` (signed decimals), as attributes or as element text.
@@ -141,17 +143,10 @@ enum XMP {
         return value
     }
 
-    /// A plain decimal number with an optional sign; nothing else (no `nan`, `inf`, exponent).
+    /// A plain decimal number with an optional sign, spaces around it trimmed; nothing else (no
+    /// `nan`, `inf`, exponent).
     static func decimal(_ text: String) -> Double? {
-        let bytes = Array(text.trimmingSpaces.utf8)
-        var index = 0
-        if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let digits = bytes[index...]
-        guard !digits.isEmpty, digits.contains(where: { (0x30...0x39).contains($0) }),
-            digits.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") }),
-            digits.filter({ $0 == UInt8(ascii: ".") }).count <= 1
-        else { return nil }
-        return Double(String(decoding: bytes, as: UTF8.self))
+        DecimalNumber.parse(text.trimmingSpaces.utf8, exponent: .rejected)
     }
 
     /// An XMP rational (`355/10`) or a decimal.

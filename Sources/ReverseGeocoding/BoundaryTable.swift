@@ -7,7 +7,7 @@ import CBoundaryData
 #endif
 
 /// The features of each layer that contain a point, as indices into the layers (allocation-free;
-/// see ``BoundaryTable/features(latitude:longitude:)``). `-1` means none.
+/// see ``BoundaryTable/features(latitude:longitude:fallback:)``). `-1` means none.
 public struct BoundaryFeatures: Sendable, Equatable {
     /// The time zone, an index into ``BoundaryTable/timeZoneCount``.
     public var timeZone: Int32 = -1
@@ -22,6 +22,7 @@ public struct BoundaryFeatures: Sendable, Equatable {
     /// Whether ``admin1`` is the nearest admin-1 region rather than one that contains the point.
     public var admin1FromFallback = false
 
+    /// No feature: every index `-1`, no fallback.
     public init() {}
 }
 
@@ -29,7 +30,9 @@ public struct BoundaryFeatures: Sendable, Equatable {
 public struct BoundaryHit: Sendable, Equatable {
     /// An admin-1 region: its country and its GeoNames admin-1 code (e.g. `US`, `CA`).
     public struct Admin1: Sendable, Hashable {
+        /// The ISO 3166-1 alpha-2 code of the region's country (`FR`).
         public var countryCode: String
+        /// The region's admin-1 code within its country, as GeoNames writes it (`11`).
         public var code: String
     }
 
@@ -53,7 +56,7 @@ public struct BoundaryHit: Sendable, Equatable {
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by
 /// `phototag boundaries import` (``init(contentsOf:)``). Opening it checks the header; nothing is
-/// parsed (see ``BoundaryTableLayout`` for the format, the index and the tie rule for points on
+/// parsed (see `BoundaryTableLayout` (BoundaryTableLayout.swift) for the format, the index and the tie rule for points on
 /// a border). A lookup reads one quadtree path and a few dozen edges.
 ///
 /// **Containment** is exact for the stored geometry: a point (rounded to 1.7 cm) is in a
@@ -119,22 +122,29 @@ public final class BoundaryTable: Sendable {
         } catch {
             throw .cannotRead(path: path, reason: "\(error)")
         }
-        try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path), owner: file)
+        try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``BoundaryTableBuilder``).
+    /// Opens a table held in memory (as written by ``BoundaryTableBuilder``), checking it as
+    /// ``init(contentsOf:)`` checks a file.
+    ///
+    /// - Throws: ``BoundaryError/notABoundaryTable(path:reason:)`` when the bytes are not a
+    ///   boundary table or its names are not valid UTF-8.
     public convenience init(tableBytes: [UInt8]) throws(BoundaryError) {
         let storage = AlignedTableBytes(tableBytes)
-        try self.init(view: try BoundaryTableView(bytes: storage.bytes, name: "the boundary table"), owner: storage)
+        let view = try BoundaryTableView(bytes: storage.bytes, name: "the boundary table", validatingStrings: true)
+        try self.init(view: view, owner: storage)
     }
 
     /// Where the table's data came from.
     public var source: String { view.string(at: view.sourceOffset) ?? "" }
     /// The date of the table's data (`YYYY-MM-DD`).
     public var date: String { view.string(at: view.dateOffset) ?? "" }
-    /// How many features each layer has.
+    /// How many time zones the table holds.
     public var timeZoneCount: Int { view.timeZoneCount }
+    /// How many countries the table holds.
     public var countryCount: Int { view.countryCount }
+    /// How many admin-1 regions the table holds.
     public var admin1Count: Int { view.admin1Count }
     /// The table's size in bytes.
     public var byteCount: Int { view.bytes.count }
@@ -145,7 +155,7 @@ public final class BoundaryTable: Sendable {
 
     /// The time-zone rules stored with the boundaries (an opaque blob, possibly empty), borrowed
     /// from the table: valid while the table lives.
-    public var timeZoneRules: UnsafeRawBufferPointer { view.timeZoneRules }
+    package var timeZoneRules: UnsafeRawBufferPointer { view.timeZoneRules }
 
     /// The tzid of time zone `index`.
     public func timeZoneName(_ index: Int) -> String { view.string(at: view.featureField(index, 0)) ?? "" }
@@ -239,7 +249,10 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     private let base: UnsafeRawPointer
     private let strings: UnsafeRawBufferPointer
 
-    init(bytes: UnsafeRawBufferPointer, name: String) throws(BoundaryError) {
+    /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used;
+    /// `validatingStrings` also checks that the string pool is well formed and valid UTF-8 (a
+    /// table from outside the binary: the bundled one is checked by the tests).
+    init(bytes: UnsafeRawBufferPointer, name: String, validatingStrings: Bool = false) throws(BoundaryError) {
         func fail(_ reason: String) -> BoundaryError { .notABoundaryTable(path: name, reason: reason) }
         guard let base = bytes.baseAddress, bytes.count >= BoundaryTableLayout.headerSize else {
             throw fail("\(bytes.count) bytes is too short")
@@ -272,6 +285,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         sourceOffset = UInt32(u32(Header.source))
         dateOffset = UInt32(u32(Header.date))
         strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        guard !validatingStrings || validateStrings() else { throw fail("its names are not valid UTF-8") }
         // The set table must be in order and inside the pool: checked once here, so that a lookup
         // needs no check per set.
         var previous = 0
@@ -289,6 +303,9 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     var timeZoneRules: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + layout.timeZoneRules, count: layout.timeZoneRulesSize)
     }
+
+    /// Checks that the string pool is well formed and every string valid UTF-8.
+    func validateStrings() -> Bool { isValidStringPool(strings) }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
     func string(at offset: UInt32) -> String? {
@@ -322,7 +339,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
 
     // MARK: coordinates
 
-    /// A position in query units (see ``BoundaryTableLayout``): longitude wrapped to
+    /// A position in query units (see `BoundaryTableLayout` (BoundaryTableLayout.swift)): longitude wrapped to
     /// -180 ..< 180, latitude clamped to -90 ... 90 with the north pole one unit south of it.
     /// `nil` when not finite.
     static func queryPoint(latitude: Double, longitude: Double) -> (x: Int64, y: Int64)? {
@@ -402,7 +419,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     }
 
     /// Whether the edge `a → b` crosses the path `q → (x1, qy) → (x1, y1)` an odd number of
-    /// times, under the tie rule (see ``BoundaryTableLayout``). Exact: every product fits in
+    /// times, under the tie rule (see `BoundaryTableLayout` (BoundaryTableLayout.swift)). Exact: every product fits in
     /// `Int64` for coordinates in range (and wraps, never traps, for damaged ones).
     @inline(__always)
     static func crossesPath(

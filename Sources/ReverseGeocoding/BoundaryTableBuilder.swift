@@ -1,5 +1,5 @@
 /// Compiles the boundary layers (time zones, countries, admin-1 regions) into the binary table
-/// that ``BoundaryTable`` reads (see ``BoundaryTableLayout``).
+/// that ``BoundaryTable`` reads (see `BoundaryTableLayout` (BoundaryTableLayout.swift)).
 ///
 /// The output depends only on the features (in file order), the metadata and the time-zone rules:
 /// every step iterates in a fixed order, so the same input always gives the same bytes.
@@ -17,6 +17,7 @@ public struct BoundaryTableBuilder {
     /// The time-zone rules, stored as an opaque blob (may be empty).
     public var timeZoneRules: [UInt8]
 
+    /// A builder that stamps its tables with `source` and `date` and stores `timeZoneRules` with them.
     public init(source: String, date: String, timeZoneRules: [UInt8] = []) {
         self.source = source
         self.date = date

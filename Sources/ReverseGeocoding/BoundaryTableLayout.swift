@@ -170,6 +170,7 @@ public enum BoundaryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The table would exceed the format's limits.
     case tableTooLarge(String)
 
+    /// The error as one line, e.g. `cannot read countries.geojson: no such file or directory`.
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"

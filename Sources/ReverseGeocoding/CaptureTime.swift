@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// When a photo was taken: the instant (UTC) and the clock on the wall where it was taken.
 ///
 /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` applies
@@ -51,7 +53,7 @@ public struct CaptureTime: Hashable, Sendable {
     /// Applies the rule above.
     ///
     /// - Parameters:
-    ///   - dateTimeOriginal: `2019-07-01T14:34:56` (as ``CameraInfo`` gives it) or the EXIF form
+    ///   - dateTimeOriginal: `2019-07-01T14:34:56` (as PhotoGPS's `CameraInfo` gives it) or the EXIF form
     ///     `2019:07:01 14:34:56`.
     ///   - subSeconds: SubSecTimeOriginal, digits of the fraction of DateTimeOriginal's second.
     ///   - offsetTimeOriginal: `+02:00`.
@@ -216,12 +218,12 @@ public struct CaptureTime: Hashable, Sendable {
             value /= 10
             digits -= 1
         }
-        return "." + GregorianCalendar.zeroPadded(value, digits)
+        return "." + zeroPadded(value, digits)
     }
 
     /// `+02:00`, `-03:30`, `+00:00`; `+00:53:28` when there are seconds.
     static func offsetText(_ seconds: Int) -> String {
-        let magnitude = abs(seconds), pad = GregorianCalendar.zeroPadded
+        let magnitude = abs(seconds), pad = zeroPadded
         let text = (seconds < 0 ? "-" : "+") + pad(magnitude / 3600, 2) + ":" + pad(magnitude / 60 % 60, 2)
         return magnitude % 60 == 0 ? text : text + ":" + pad(magnitude % 60, 2)
     }
@@ -242,6 +244,7 @@ public enum CaptureTimeWarning: Hashable, Sendable, CustomStringConvertible {
     /// OffsetTimeOriginal is not `±HH:MM` within ±14:59.
     case badOffsetTimeOriginal(String)
 
+    /// The error as one line, without a final period.
     public var description: String {
         switch self {
         case .ambiguousLocalTime(let time, let zone, let first, let second):

@@ -32,6 +32,7 @@ public struct CityRule: Hashable, Sendable {
     /// The largest influence radius, and how far candidates are looked for.
     public var maximumRadiusKm: Double
 
+    /// A rule with the given radii; the defaults are the tuned rule (``standard``).
     public init(
         radiusAtMillionKm: Double = 5, radiusExponent: Double = 0.8, minimumRadiusKm: Double = 0.7,
         maximumRadiusKm: Double = 10
@@ -54,10 +55,12 @@ public struct CityRule: Hashable, Sendable {
 
 /// The city a person would name for a point, and how far the point is from its centre.
 public struct CityMatch: Hashable, Sendable {
+    /// The city.
     public var place: Place
     /// Great-circle distance from the place to the point, in kilometres.
     public var distanceKm: Double
 
+    /// The city `place`, `distanceKm` from the query point.
     public init(place: Place, distanceKm: Double) {
         self.place = place
         self.distanceKm = distanceKm
@@ -82,9 +85,9 @@ extension ReverseGeocoder {
         return CityMatch(place: place(at: found.slot), distanceKm: found.distanceKm)
     }
 
-    /// ``city(near:countryCode:rule:)`` without building a ``Place``, for callers that write
+    /// ``city(near:countryCode:filter:rule:)`` without building a ``Place``, for callers that write
     /// millions of records: `countryCode` as UTF-8 bytes (such as a ``PlaceView``'s).
-    public func cityView(
+    package func cityView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer?, filter: PlaceFilter = .none,
         rule: CityRule = .standard
     ) -> PlaceView.Match? {
@@ -105,7 +108,7 @@ extension ReverseGeocoder {
     /// The city (``cityView(near:countryCode:filter:rule:)``) and the nearest place of the country
     /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree
     /// when the nearest place is within the city rule's radius, as it is for most points on land.
-    public func cityAndNearestView(
+    package func cityAndNearestView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none,
         rule: CityRule = .standard, limitKm: Double
     ) -> (city: PlaceView.Match?, nearest: PlaceView.Match?) {

@@ -21,6 +21,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
         self.longitude = longitude
     }
 
+    /// `latitude, longitude` in decimal degrees, e.g. `48.8566, 2.3522`.
     public var description: String { "\(latitude), \(longitude)" }
 
     /// The point as a unit vector: x towards 0°N 0°E, y towards 0°N 90°E, z towards the north pole.

@@ -1,15 +1,10 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-/// The C library's text for `errno`, lowercased like every message phototag prints.
-func errnoText(_ code: Int32 = errno) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    let message = String(cString: text)
-    return message.prefix(1).lowercased() + message.dropFirst()
-}
 
 /// Opens a regular file for reading; returns its descriptor (the caller closes it) and size.
 private func openRegularFile(_ path: String) throws(ReverseGeocodingError) -> (descriptor: Int32, size: Int) {
@@ -36,12 +31,12 @@ func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     bytes.reserveCapacity(size)
     while true {
-        let got = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        let got = chunk.withUnsafeMutableBytes { readRetrying(descriptor, $0.baseAddress, $0.count) }
         if got > 0 {
             bytes += chunk[0..<got]
         } else if got == 0 {
             return bytes
-        } else if errno != EINTR {
+        } else {
             throw .cannotRead(path: path, reason: errnoText())
         }
     }
@@ -53,19 +48,7 @@ func writeWholeFile(_ bytes: [UInt8], to path: String) throws(ReverseGeocodingEr
     let temporary = path + ".partial"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
-    var written = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-        while written < raw.count {
-            let result = write(descriptor, raw.baseAddress! + written, raw.count - written)
-            if result > 0 {
-                written += result
-            } else if errno != EINTR {
-                failure = errno
-                return
-            }
-        }
-    }
+    var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure == 0, rename(temporary, path) != 0 { failure = errno }
     if failure != 0 {

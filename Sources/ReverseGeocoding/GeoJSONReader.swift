@@ -6,6 +6,7 @@ public struct GridPoint: Hashable, Sendable {
     /// Latitude in 1e-5 degree, -9,000,000 ... 9,000,000.
     public var y: Int32
 
+    /// The grid point `x` (longitude) and `y` (latitude), in 1e-5 degree.
     public init(x: Int32, y: Int32) {
         self.x = x
         self.y = y
@@ -22,6 +23,7 @@ public struct BoundaryFeature: Sendable {
     /// The line the feature starts on (1-based), for messages.
     public var line: Int
 
+    /// A feature with the given properties and polygons, read from line `line`.
     public init(properties: [(key: String, value: String?)], polygons: [[[GridPoint]]], line: Int) {
         self.properties = properties
         self.polygons = polygons
@@ -34,6 +36,23 @@ public struct BoundaryFeature: Sendable {
     }
 }
 
+// Why this is not the same reader as PhotoGPS's `JSONValue` (Google Takeout sidecars), although
+// both read strict JSON: the two cannot be one without a loss on one side.
+// - Numbers: a coordinate must be an exact 1e-5 fixed-point value, and one with a sixth decimal
+//   must be an error. `JSONValue` keeps numbers as `Double`, which cannot tell `0.12345` from
+//   `0.1234500000000000001` (the same `Double`), so the check and the exactness would go; a
+//   reader that kept the digits instead would make every sidecar number a string to convert.
+// - Shape: this reader is driven by the GeoJSON schema and builds ``GridPoint`` rings as it reads
+//   (8 bytes a position); `JSONValue` builds a tree of enums first (an array and two cases for
+//   every position, several times the memory for the 20 MB of boundaries) that the import would
+//   then walk again.
+// - Messages: boundary errors name the line (`timezones.geojson, line 123: …`), for files edited by
+//   hand; sidecar errors name the byte offset. Each reader's errors are part of its output.
+// - Hostile input: `JSONValue` limits nesting (64 levels) because a sidecar can be anything; here
+//   the schema bounds the nesting (four levels of arrays at most), so no limit is needed.
+// What they do share is small (skipping white space, a string with escapes) and differs in its
+// details (`JSONValue` takes every JSON escape and surrogate pairs; the boundary files use only
+// the escapes this reader takes), so sharing it would change one reader's grammar for no gain.
 /// A strict reader for the boundary files: an RFC 7946 `FeatureCollection` of `Feature`s whose
 /// geometry is a `Polygon` or `MultiPolygon` and whose properties are strings or `null`.
 ///

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -24,6 +26,7 @@ public struct GeoNamesImport: Sendable {
         case countryCode = "bad country code"
         case duplicate = "duplicate geonameid"
 
+        /// Orders the reasons as they are listed, for a stable report.
         public static func < (a: SkipReason, b: SkipReason) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
@@ -86,7 +89,8 @@ public struct GeoNamesImport: Sendable {
             guard let id = Int(text(0)), id > 0, id <= Int(UInt32.max) else {
                 return skipped[.geonameId, default: 0] += 1
             }
-            guard let latitude = Self.decimal(fields[4]), let longitude = Self.decimal(fields[5]),
+            guard let latitude = DecimalNumber.parse(fields[4], exponent: .rejected),
+                let longitude = DecimalNumber.parse(fields[5], exponent: .rejected),
                 Coordinate(latitude: latitude, longitude: longitude) != nil
             else { return skipped[.coordinates, default: 0] += 1 }
             let population: Int
@@ -129,9 +133,7 @@ public struct GeoNamesImport: Sendable {
         defer { closedir(stream) }
         var found: [String] = []
         while let entry = readdir(stream) {
-            // d_name is read up to its NUL only: the kernel sizes each entry to its name.
-            let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-            let name = String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
+            let name = String(decoding: directoryEntryName(entry), as: UTF8.self)
             if isCitiesFile(name) { found.append(name) }
         }
         found.sort()
@@ -187,13 +189,5 @@ public struct GeoNamesImport: Sendable {
             if end > start { body(bytes[start..<end]) }
             start = next
         }
-    }
-
-    /// A plain decimal number (`-12.345`), or `nil`: no exponent, no `nan`/`inf`, no spaces.
-    static func decimal(_ bytes: ArraySlice<UInt8>) -> Double? {
-        guard !bytes.isEmpty,
-            bytes.allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
-        else { return nil }
-        return Double(String(decoding: bytes, as: UTF8.self))
     }
 }

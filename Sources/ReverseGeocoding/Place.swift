@@ -24,10 +24,12 @@ public struct Place: Hashable, Sendable {
     public var population: Int
     /// GeoNames feature code (`PPL`, `PPLC`…); `nil` where the dump leaves it empty.
     public var featureCode: String?
-    /// The place's own coordinates, as in the dump.
+    /// The place's own latitude in degrees, as in the dump.
     public var latitude: Double
+    /// The place's own longitude in degrees, as in the dump.
     public var longitude: Double
 
+    /// A place with the given fields (see each property).
     public init(
         geonameId: Int, name: String, asciiName: String, admin1: String? = nil, admin2: String? = nil,
         admin1Code: String? = nil, admin2Code: String? = nil, countryCode: String, country: String? = nil,
@@ -50,18 +52,21 @@ public struct Place: Hashable, Sendable {
         self.longitude = longitude
     }
 
-    /// The place's position.
-    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude)! }
+    /// The place's position; `nil` when ``latitude`` or ``longitude`` is out of range or not
+    /// finite (see ``Coordinate/init(latitude:longitude:)``).
+    public var coordinate: Coordinate? { Coordinate(latitude: latitude, longitude: longitude) }
 }
 
 /// A place found near a query point, with how far and in which direction the point lies from it.
 public struct PlaceMatch: Hashable, Sendable {
+    /// The place found.
     public var place: Place
     /// Great-circle distance from the place to the query point, in kilometres.
     public var distanceKm: Double
     /// Initial bearing from the place to the query point, degrees clockwise from north, `0..<360`.
     public var bearing: Double
 
+    /// The match of `place`, `distanceKm` from the query point, which lies at `bearing` from it.
     public init(place: Place, distanceKm: Double, bearing: Double) {
         self.place = place
         self.distanceKm = distanceKm
@@ -76,6 +81,7 @@ public struct PlaceFilter: Hashable, Sendable {
     /// Only places with at least this population.
     public var minimumPopulation: Int
 
+    /// A filter keeping places within `maximumDistanceKm` (`nil`: any distance) and of at least `minimumPopulation` people.
     public init(maximumDistanceKm: Double? = nil, minimumPopulation: Int = 0) {
         self.maximumDistanceKm = maximumDistanceKm
         self.minimumPopulation = minimumPopulation

@@ -30,7 +30,9 @@ import Synchronization
 ///
 /// A locator is immutable and serves any number of threads.
 public final class PlaceLocator: Sendable {
+    /// The place table the named place and the city come from.
     public let geocoder: ReverseGeocoder
+    /// The boundaries that give the country, region and time zone; `nil` to use the nearest place alone.
     public let boundaries: BoundaryTable?
     /// Region indices of the place table by admin-1 feature, made on first need.
     private let regions: RegionIndex
@@ -44,6 +46,7 @@ public final class PlaceLocator: Sendable {
     /// The zone names of the boundary table, made once (444 strings, a few microseconds).
     private let zoneNames: [String]
 
+    /// A locator over `geocoder`'s places and `boundaries` (`nil`: every answer from the nearest place).
     public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?) {
         self.geocoder = geocoder
         self.boundaries = boundaries
@@ -136,14 +139,33 @@ public final class PlaceLocator: Sendable {
         regions.lookUp(geocoder.table).country[code].flatMap { geocoder.table.utf8(at: $0) }
     }
 
+    /// Where `coordinate` is, as values of its own: ``locate(_:filter:rule:)`` with the named
+    /// place, the city and the country and region names made into strings while the locator is
+    /// alive, so the answer outlives it. This is the call for a library user; the command line
+    /// uses the borrowing `locate` to write millions of answers without making a `String`.
+    public func answer(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> PlaceAnswer
+    {
+        let location = locate(coordinate, filter: filter, rule: rule)
+        func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+        return PlaceAnswer(
+            basis: location.basis, atSea: location.atSea, place: location.nearest?.placeMatch,
+            city: location.city?.placeMatch, countryCode: location.countryCode, country: text(location.country),
+            admin1Code: location.admin1Code, admin1: text(location.admin1), admin2: text(location.admin2),
+            timezone: location.timezone)
+    }
+
     /// An admin-1 region's name from the place table, when the nearest place is in another region.
     private func admin1Name(_ country: String, _ code: String, feature: Int) -> UnsafeRawBufferPointer? {
         regions.lookUp(geocoder.table).admin1[country + "." + code].flatMap { geocoder.table.utf8(at: $0) }
     }
 }
 
-/// The answer of ``PlaceLocator/locate(_:filter:rule:)``. Its byte fields are UTF-8 borrowed from
-/// the locator's place table, valid for as long as the locator.
+/// The answer of ``PlaceLocator/locate(_:filter:rule:)``.
+///
+/// Its public fields are its own. The named place, the city and the country and region names are
+/// borrowed from the locator's place table (valid only while the locator lives), so they are
+/// `package`: the CLI writes them without making a `String`. A library user calls
+/// ``PlaceLocator/answer(_:filter:rule:)``, whose ``PlaceAnswer`` holds them as strings of its own.
 public struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
     /// What the country, region and zone are based on.
     public enum Basis: String, Sendable {
@@ -153,26 +175,77 @@ public struct Location: @unchecked Sendable {  // the borrowed bytes are immutab
         case nearest
     }
 
+    /// What the country, region and zone are based on.
     public var basis: Basis
     /// No country contains the point.
     public var atSea = false
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
-    public var nearest: PlaceView.Match?
+    package var nearest: PlaceView.Match?
     /// The city a person would name (``CityRule``).
-    public var city: PlaceView.Match?
+    package var city: PlaceView.Match?
+    /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
     public var countryCode: String?
-    public var country: UnsafeRawBufferPointer?
+    /// The country's name, as UTF-8 borrowed from the place table.
+    package var country: UnsafeRawBufferPointer?
+    /// The admin-1 code of the point's region (`11` for Île-de-France); `nil` when unknown.
     public var admin1Code: String?
-    public var admin1: UnsafeRawBufferPointer?
-    public var admin2: UnsafeRawBufferPointer?
+    /// The admin-1 region's name, as UTF-8 borrowed from the place table.
+    package var admin1: UnsafeRawBufferPointer?
+    /// The admin-2 region's name (the named place's), as UTF-8 borrowed from the place table.
+    package var admin2: UnsafeRawBufferPointer?
+    /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     public var timezone: String?
 
+    /// An answer based on `basis` with every field unknown.
     public init(basis: Basis) { self.basis = basis }
+}
+
+/// The answer of ``PlaceLocator/answer(_:filter:rule:)``: a ``Location`` whose names are
+/// strings of its own, valid after the locator is gone.
+public struct PlaceAnswer: Hashable, Sendable {
+    /// What the country, region and zone are based on.
+    public var basis: Location.Basis
+    /// No country contains the point.
+    public var atSea: Bool
+    /// The named place: the nearest in the point's country (the nearest anywhere at sea).
+    public var place: PlaceMatch?
+    /// The city a person would name (``CityRule``); `nil` when none is near enough.
+    public var city: PlaceMatch?
+    /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
+    public var countryCode: String?
+    /// The country's name (`France`); `nil` when unknown.
+    public var country: String?
+    /// The admin-1 code of the point's region (`11`); `nil` when unknown.
+    public var admin1Code: String?
+    /// The admin-1 region's name (`Île-de-France`); `nil` when unknown.
+    public var admin1: String?
+    /// The admin-2 region's name (the named place's); `nil` when unknown.
+    public var admin2: String?
+    /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
+    public var timezone: String?
+
+    /// An answer with the given fields (see each property).
+    public init(
+        basis: Location.Basis, atSea: Bool = false, place: PlaceMatch? = nil, city: PlaceMatch? = nil,
+        countryCode: String? = nil, country: String? = nil, admin1Code: String? = nil, admin1: String? = nil,
+        admin2: String? = nil, timezone: String? = nil
+    ) {
+        self.basis = basis
+        self.atSea = atSea
+        self.place = place
+        self.city = city
+        self.countryCode = countryCode
+        self.country = country
+        self.admin1Code = admin1Code
+        self.admin1 = admin1
+        self.admin2 = admin2
+        self.timezone = timezone
+    }
 }
 
 extension PlaceView {
     /// The admin-1 code of the place's region (`11` for Île-de-France), as UTF-8.
-    public var admin1Code: UnsafeRawBufferPointer? { region(2) }
+    package var admin1Code: UnsafeRawBufferPointer? { region(2) }
 }
 
 /// The place table's region names by country code and by `country.admin1` code: made once, on the first point that needs them (a region the
@@ -208,8 +281,9 @@ private final class RegionIndex: Sendable {
 
 extension ReverseGeocoder {
     /// ``nearestPlaceView(to:filter:)`` among the places of one country (`countryCode` as UTF-8,
-    /// e.g. a ``PlaceView``'s), `nil` when none passes the filter.
-    public func nearestPlaceView(
+    /// e.g. a ``PlaceView``'s), `nil` when none passes the filter. The view is valid only while
+    /// this geocoder lives (see ``PlaceView``).
+    package func nearestPlaceView(
         to coordinate: Coordinate, inCountry countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none
     ) -> PlaceView.Match? {
         let query = coordinate.unitVector

@@ -6,6 +6,9 @@
 struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     let count: Int
     let leafSize: Int
+    /// The number of splits from the root to the deepest leaf (see ``treeDepth(count:leafSize:)``),
+    /// at most ``maximumTreeDepth``: the search keeps at most this many pending subtrees.
+    let depth: Int
     /// Pool offsets of where the data came from and its date (see ``source`` and ``date``). The
     /// table holds no `String`, so copying it (every ``PlaceView`` access does) costs no
     /// reference counting.
@@ -52,6 +55,10 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         }
         let leafSize = Int(u32(PlaceTableHeader.leafSize))
         guard leafSize >= 1 else { throw fail("leaf size 0") }
+        let depth = Self.treeDepth(count: layout.count, leafSize: leafSize)
+        // Unreachable with a 32-bit count, and checked all the same: the search's stack depends on it.
+        guard depth <= Self.maximumTreeDepth else { throw fail("a tree \(depth) levels deep") }
+        self.depth = depth
         self.layout = layout
         self.count = layout.count
         self.leafSize = leafSize
@@ -107,25 +114,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
 
     /// Checks that every string of the pool is valid UTF-8 (tables from files: the bundled one
     /// is checked by the tests), so that borrowed bytes can be written out as text.
-    func validateStrings() -> Bool {
-        var offset = 2  // offset 0 is the empty string
-        while offset + 2 <= strings.count {
-            let length = Int(strings[offset]) | Int(strings[offset + 1]) << 8
-            guard offset + 2 + length <= strings.count else { return false }
-            let bytes = UnsafeRawBufferPointer(rebasing: strings[offset + 2..<offset + 2 + length])
-            var decoder = UTF8()
-            var iterator = bytes.makeIterator()
-            decoding: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: break decoding
-                case .error: return false
-                }
-            }
-            offset += 2 + length
-        }
-        return offset == strings.count
-    }
+    func validateStrings() -> Bool { isValidStringPool(strings) }
 
     /// The names shared by many places: a region (country, admin1, admin2) and the like.
     /// Decoded once per geocoder and cached (see ``ReverseGeocoder``).
@@ -282,9 +271,14 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             let squared = dx * dx + dy * dy + dz * dz
             if squared <= collector.worst { collector.offer(squared, slot, in: self) }
         }
-        // At most one pending subtree per tree level, and a UInt32 count means at most 32 levels.
-        // 34 entries of 24 bytes stay under the 1 KiB that Swift allocates on the stack.
-        withUnsafeTemporaryAllocation(of: PendingSubtree.self, capacity: 34) { stack in
+        // The pending subtrees on the stack are at strictly increasing depths, 1 to `depth` (a
+        // subtree is pushed one level below the node being split, and the ones pushed while
+        // descending from a popped subtree lie below it), so `depth` entries (the root's one at
+        // least) always suffice: the preconditions below cannot fail, and no subtree is ever
+        // dropped. At most 33 entries of 24 bytes stay under the 1 KiB that Swift allocates on
+        // the stack.
+        let capacity = Swift.max(1, depth)
+        withUnsafeTemporaryAllocation(of: PendingSubtree.self, capacity: capacity) { stack in
             stack[0] = PendingSubtree(lo: 0, hi: UInt32(count), node: 1, bound: 0)
             var top = 1
             while top > 0 {
@@ -301,14 +295,16 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
                     let toLeft = squaredDistance(qx, qy, qz, toBoxOf: left)
                     let toRight = squaredDistance(qx, qy, qz, toBoxOf: right)
                     if toLeft <= toRight {
-                        if toRight <= collector.worst, top < 34 {
+                        if toRight <= collector.worst {
+                            precondition(top < capacity, "the k-d tree is deeper than its depth")
                             stack[top] = PendingSubtree(
                                 lo: UInt32(mid), hi: UInt32(hi), node: UInt32(right), bound: toRight)
                             top += 1
                         }
                         (hi, node, bound) = (mid, left, toLeft)
                     } else {
-                        if toLeft <= collector.worst, top < 34 {
+                        if toLeft <= collector.worst {
+                            precondition(top < capacity, "the k-d tree is deeper than its depth")
                             stack[top] = PendingSubtree(
                                 lo: UInt32(lo), hi: UInt32(mid), node: UInt32(left), bound: toLeft)
                             top += 1
@@ -318,6 +314,25 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
                 }
             }
         }
+    }
+}
+
+extension PlaceTable {
+    /// The deepest tree a table may have: 32 splits, as a 32-bit count of places gives with
+    /// leaves of one place.
+    static let maximumTreeDepth = 32
+
+    /// The number of splits from the root to the deepest leaf of the implicit tree over `count`
+    /// places (see ``PlaceTableBuilder``): a node of more than `leafSize` places splits into
+    /// halves, the larger holding `n - n / 2`. The tree's shape depends on nothing else, not on
+    /// where the places are, so identical or collinear places do not make it deeper.
+    static func treeDepth(count: Int, leafSize: Int) -> Int {
+        var size = count, depth = 0
+        while size > leafSize {
+            size -= size / 2
+            depth += 1
+        }
+        return depth
     }
 }
 

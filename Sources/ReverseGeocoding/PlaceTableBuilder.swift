@@ -1,4 +1,4 @@
-/// Writes places into the binary table format of ``PlaceTableLayout``, k-d tree included.
+/// Writes places into the binary table format of `PlaceTableLayout` (PlaceTableLayout.swift), k-d tree included.
 ///
 /// The output depends only on the places and the metadata: the tree is built with full sorts
 /// under a total order (coordinate, then geonameid), so the same input always gives the same bytes.
@@ -11,6 +11,7 @@ public struct PlaceTableBuilder {
     /// The date of the data (`YYYY-MM-DD`).
     public var date: String
 
+    /// A builder that stamps its tables with `source` and `date`.
     public init(source: String, date: String) {
         self.source = source
         self.date = date
@@ -18,14 +19,22 @@ public struct PlaceTableBuilder {
 
     /// Builds the table.
     ///
-    /// - Throws: ``ReverseGeocodingError/tableTooLarge(_:)`` when a string exceeds 65,535 bytes or
-    ///   the table exceeds 4 GiB.
+    /// - Throws: ``ReverseGeocodingError/invalidCoordinate(geonameId:latitude:longitude:)`` when
+    ///   a place's latitude or longitude is out of range or not finite;
+    ///   ``ReverseGeocodingError/tableTooLarge(_:)`` when a string exceeds 65,535 bytes or the
+    ///   table exceeds 4 GiB.
     /// - Complexity: O(n log² n) for n places.
     public func build(_ places: [Place]) throws(ReverseGeocodingError) -> [UInt8] {
         let n = places.count
         // Node numbers reach about 4n and are searched as UInt32.
         guard n < 1 << 29 else { throw .tableTooLarge("\(n) places") }
-        let vectors = places.map(\.coordinate.unitVector)
+        let vectors = try places.map { place throws(ReverseGeocodingError) in
+            guard let coordinate = place.coordinate else {
+                throw .invalidCoordinate(
+                    geonameId: place.geonameId, latitude: place.latitude, longitude: place.longitude)
+            }
+            return coordinate.unitVector
+        }
         let tree = Self.tree(vectors: vectors, ids: places.map(\.geonameId))
         let order = tree.order
 
@@ -115,7 +124,7 @@ public struct PlaceTableBuilder {
         var nodeCount: Int
     }
 
-    /// Lays the rows out as an implicit, median-partitioned k-d tree (see ``PlaceTableLayout``).
+    /// Lays the rows out as an implicit, median-partitioned k-d tree (see `PlaceTableLayout` (PlaceTableLayout.swift)).
     static func tree(vectors: [SIMD3<Double>], ids: [Int]) -> Tree {
         var order = Array(vectors.indices)
         let stride = PlaceTableLayout.boxStride

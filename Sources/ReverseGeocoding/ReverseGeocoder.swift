@@ -1,4 +1,5 @@
 import CGeoNamesData
+import PhotoTagSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -19,27 +20,13 @@ public final class ReverseGeocoder: Sendable {
     /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
     private let owner: (any Sendable)?
     /// Names that many places share, decoded once: regions by index, other strings by offset.
-    private let shared = SharedNames()
+    /// Reached only through `withLock`, so every access holds the lock.
+    private let shared = Locked(SharedNames())
 
-    /// The cache, behind a pthread mutex (which ThreadSanitizer understands, unlike the futex
-    /// inside `Synchronization.Mutex`).
-    private final class SharedNames: @unchecked Sendable {
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    /// The cache of shared names (see ``shared``).
+    private struct SharedNames {
         var regions: [PlaceTable.Region?] = []
         var strings: [UInt32: String] = [:]
-
-        init() { pthread_mutex_init(mutex, nil) }
-
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deallocate()
-        }
-
-        func withLock<T>(_ body: (SharedNames) -> T) -> T {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return body(self)
-        }
     }
 
     /// The table compiled into this binary: GeoNames cities500 (see `phototag --version`).
@@ -71,10 +58,19 @@ public final class ReverseGeocoder: Sendable {
         self.init(table: table, owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``PlaceTableBuilder``).
+    /// Opens a table held in memory (as written by ``PlaceTableBuilder``), checking it as
+    /// ``init(contentsOf:)`` checks a file.
+    ///
+    /// - Throws: ``ReverseGeocodingError/notAPlaceTable(path:reason:)`` when the bytes are not a
+    ///   place table or its names are not valid UTF-8.
     public convenience init(tableBytes: [UInt8]) throws(ReverseGeocodingError) {
         let storage = AlignedTableBytes(tableBytes)
-        self.init(table: try PlaceTable(bytes: storage.bytes, name: "the place table"), owner: storage)
+        let name = "the place table"
+        let table = try PlaceTable(bytes: storage.bytes, name: name)
+        guard table.validateStrings() else {
+            throw .notAPlaceTable(path: name, reason: "its names are not valid UTF-8")
+        }
+        self.init(table: table, owner: storage)
     }
 
     /// How many places the table holds.
@@ -148,7 +144,8 @@ public final class ReverseGeocoder: Sendable {
 
     /// ``nearestPlace(to:filter:)`` without building a ``Place``: the result borrows its text from
     /// the table, for callers that write millions of places (such as `phototag geocode`).
-    public func nearestPlaceView(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceView.Match? {
+    /// The view is valid only while this geocoder lives (see ``PlaceView``).
+    package func nearestPlaceView(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceView.Match? {
         let query = coordinate.unitVector
         var best = PlaceTable.Best(worst: bound(filter))
         table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
@@ -160,7 +157,7 @@ public final class ReverseGeocoder: Sendable {
     func place(at slot: Int) -> Place {
         let regionIndex = table.regionIndex(at: slot)
         let (timezoneOffset, featureOffset) = table.sharedStringOffsets(at: slot)
-        let (region, timezone, featureCode) = shared.withLock { names in
+        let (region, timezone, featureCode) = shared.withLock { (names: inout SharedNames) in
             var region = PlaceTable.Region.unknown
             if let regionIndex {
                 if names.regions.isEmpty { names.regions = Array(repeating: nil, count: table.regionCount) }
@@ -187,15 +184,20 @@ public final class ReverseGeocoder: Sendable {
 /// A place of the table seen in place: numbers read directly and text fields as UTF-8 bytes
 /// borrowed from the table (valid UTF-8, checked when the table was opened), with no `String`
 /// made. The bytes stay valid for as long as the ``ReverseGeocoder`` it came from.
-public struct PlaceView: Sendable {
+///
+/// `package`, not `public`: nothing but the caller's care keeps the geocoder alive while its views
+/// and their bytes are used, which is fine inside this package (the CLI holds its geocoder for the
+/// whole run) but not a promise a public API can make. The public API gives ``Place``s, whose
+/// strings are their own.
+package struct PlaceView: Sendable {
     /// A view and where the query point lies from it.
-    public struct Match: Sendable {
-        public let view: PlaceView
-        public let distanceKm: Double
-        public let bearing: Double
+    package struct Match: Sendable {
+        package let view: PlaceView
+        package let distanceKm: Double
+        package let bearing: Double
 
         /// The same result as a ``PlaceMatch``, with its strings made.
-        public var placeMatch: PlaceMatch {
+        package var placeMatch: PlaceMatch {
             PlaceMatch(place: view.place, distanceKm: distanceKm, bearing: bearing)
         }
     }
@@ -218,7 +220,7 @@ public struct PlaceView: Sendable {
 
     /// Every field at once: one call and one read of the row, for callers that write them all
     /// (each property below is a call of its own).
-    public var fields: Fields {
+    package var fields: Fields {
         let table = table, slot = slot
         let strings = table.stringOffsets(at: slot), (latitude, longitude) = table.coordinate(at: slot)
         let region = table.regionIndex(at: slot)
@@ -235,38 +237,38 @@ public struct PlaceView: Sendable {
     }
 
     /// A place's fields, its text borrowed from the table (see ``PlaceView``).
-    public struct Fields {
-        public let geonameId: Int
-        public let name: UnsafeRawBufferPointer
-        public let asciiName: UnsafeRawBufferPointer
-        public let admin1: UnsafeRawBufferPointer?
-        public let admin2: UnsafeRawBufferPointer?
-        public let countryCode: UnsafeRawBufferPointer
-        public let country: UnsafeRawBufferPointer?
-        public let timezone: UnsafeRawBufferPointer?
-        public let population: Int
-        public let featureCode: UnsafeRawBufferPointer?
-        public let latitude: Double
-        public let longitude: Double
+    package struct Fields {
+        package let geonameId: Int
+        package let name: UnsafeRawBufferPointer
+        package let asciiName: UnsafeRawBufferPointer
+        package let admin1: UnsafeRawBufferPointer?
+        package let admin2: UnsafeRawBufferPointer?
+        package let countryCode: UnsafeRawBufferPointer
+        package let country: UnsafeRawBufferPointer?
+        package let timezone: UnsafeRawBufferPointer?
+        package let population: Int
+        package let featureCode: UnsafeRawBufferPointer?
+        package let latitude: Double
+        package let longitude: Double
     }
 
-    public var geonameId: Int { Int(table.geonameId(at: slot)) }
-    public var population: Int { Int(clamping: table.population(at: slot)) }
-    public var latitude: Double { table.coordinate(at: slot).latitude }
-    public var longitude: Double { table.coordinate(at: slot).longitude }
-    public var name: UnsafeRawBufferPointer {
+    package var geonameId: Int { Int(table.geonameId(at: slot)) }
+    package var population: Int { Int(clamping: table.population(at: slot)) }
+    package var latitude: Double { table.coordinate(at: slot).latitude }
+    package var longitude: Double { table.coordinate(at: slot).longitude }
+    package var name: UnsafeRawBufferPointer {
         table.utf8(at: table.stringOffsets(at: slot).name) ?? .init(start: nil, count: 0)
     }
-    public var asciiName: UnsafeRawBufferPointer {
+    package var asciiName: UnsafeRawBufferPointer {
         table.utf8(at: table.stringOffsets(at: slot).asciiName) ?? .init(start: nil, count: 0)
     }
-    public var featureCode: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).featureCode) }
-    public var timezone: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).timezone) }
-    public var countryCode: UnsafeRawBufferPointer { region(0) ?? .init(start: nil, count: 0) }
-    public var country: UnsafeRawBufferPointer? { region(1) }
-    public var admin1: UnsafeRawBufferPointer? { region(3) }
-    public var admin2: UnsafeRawBufferPointer? { region(5) }
+    package var featureCode: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).featureCode) }
+    package var timezone: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).timezone) }
+    package var countryCode: UnsafeRawBufferPointer { region(0) ?? .init(start: nil, count: 0) }
+    package var country: UnsafeRawBufferPointer? { region(1) }
+    package var admin1: UnsafeRawBufferPointer? { region(3) }
+    package var admin2: UnsafeRawBufferPointer? { region(5) }
 
     /// The place with its strings made (as ``ReverseGeocoder/nearestPlace(to:filter:)`` gives it).
-    public var place: Place { geocoder.place(at: slot) }
+    package var place: Place { geocoder.place(at: slot) }
 }

@@ -16,7 +16,11 @@ public enum ReverseGeocodingError: Error, Hashable, Sendable, CustomStringConver
     case tableTooLarge(String)
     /// The import found no usable row.
     case noPlaces(path: String)
+    /// A place given to ``PlaceTableBuilder`` has a latitude or longitude out of range or not
+    /// finite.
+    case invalidCoordinate(geonameId: Int, latitude: Double, longitude: Double)
 
+    /// The error as one line, e.g. `cannot read places.table: no such file or directory`.
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
@@ -27,6 +31,8 @@ public enum ReverseGeocodingError: Error, Hashable, Sendable, CustomStringConver
         case .noCitiesFile(let directory, let reason): "no cities file in \(directory): \(reason)"
         case .tableTooLarge(let what): "the place table is too large: \(what)"
         case .noPlaces(let path): "\(path) has no usable rows"
+        case .invalidCoordinate(let id, let latitude, let longitude):
+            "place \(id) has an invalid coordinate (\(latitude), \(longitude))"
         }
     }
 }

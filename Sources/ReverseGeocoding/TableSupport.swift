@@ -36,3 +36,26 @@ struct StringPool<Failure: Error> {
         return offset
     }
 }
+
+/// Whether `pool` is a well-formed string pool (see ``StringPool``): length-prefixed strings that
+/// fill it exactly, each valid UTF-8. Tables opened from outside the binary are checked with it,
+/// so that their strings can be borrowed and written out as text.
+func isValidStringPool(_ pool: UnsafeRawBufferPointer) -> Bool {
+    var offset = 2  // offset 0 is the empty string
+    while offset + 2 <= pool.count {
+        let length = Int(pool[offset]) | Int(pool[offset + 1]) << 8
+        guard offset + 2 + length <= pool.count else { return false }
+        let bytes = UnsafeRawBufferPointer(rebasing: pool[offset + 2..<offset + 2 + length])
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: break decoding
+            case .error: return false
+            }
+        }
+        offset += 2 + length
+    }
+    return offset == pool.count
+}

@@ -1,4 +1,4 @@
-/// Time-zone rules read in place from the format of ``TimeZoneRulesLayout``: the UTC offset of a
+/// Time-zone rules read in place from the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift): the UTC offset of a
 /// zone at any instant, and the instant of a wall-clock time in a zone.
 ///
 /// Opening checks the whole structure (sizes, sorted names, every index and string offset, the

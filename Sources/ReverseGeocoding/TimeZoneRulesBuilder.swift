@@ -5,7 +5,7 @@
 #endif
 
 /// Compiles the rules of a list of zones from a folder of compiled tzdata (TZif files, RFC 8536,
-/// as `zic` writes them into `zoneinfo/`) into the format of ``TimeZoneRulesLayout``.
+/// as `zic` writes them into `zoneinfo/`) into the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift).
 ///
 /// A zone is read from the file of its name; a name with no file of its own is followed through
 /// the `L` (link) lines of the folder's `tzdata.zi`. The output depends only on those files and
@@ -15,6 +15,7 @@ public struct TimeZoneRulesBuilder {
     /// The zoneinfo folder.
     public var zoneinfo: String
 
+    /// A builder that reads the zones from the zoneinfo folder `zoneinfo`.
     public init(zoneinfo: String) {
         self.zoneinfo = zoneinfo
     }
@@ -49,7 +50,7 @@ public struct TimeZoneRulesBuilder {
         return try Self.encode(rules)
     }
 
-    /// Writes named rules in the format of ``TimeZoneRulesLayout``.
+    /// Writes named rules in the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift).
     static func encode(_ zones: [String: ZoneRules]) throws(TimeZoneRulesError) -> [UInt8] {
         let names = zones.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         var ruleSets: [ZoneRules] = []

@@ -67,6 +67,7 @@ public enum TimeZoneRulesError: Error, Hashable, Sendable, CustomStringConvertib
     /// The rules would exceed the format's limits.
     case tooLarge(String)
 
+    /// The error as one line, without a final period.
     public var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// A POSIX TZ string as the footer of a TZif file carries it (RFC 8536 §3.3), e.g.
 /// `CET-1CEST,M3.5.0,M10.5.0/3`, `<+0545>-5:45` or `<-03>3<-02>,M3.2.0,M11.1.0`: the rule for every
 /// instant after the file's last transition.
@@ -205,6 +207,7 @@ public struct LocalTimeType: Hashable, Sendable {
     /// The zone's abbreviation for this time, as tzdata spells it.
     public var abbreviation: String
 
+    /// A local time type with the given offset, daylight-saving flag and abbreviation.
     public init(utcOffset: Int, isDaylightSaving: Bool, abbreviation: String) {
         self.utcOffset = utcOffset
         self.isDaylightSaving = isDaylightSaving

@@ -109,6 +109,20 @@ import Testing
         #expect(decoded.warnings == [.xmpNotWellFormed])
     }
 
+    @Test(
+        arguments: [
+            (" +.5 ", 0.5), ("-12.", -12.0), ("52.5250816", 52.5250816), ("007", 7.0),
+            ("1e3", nil), ("1.2.3", nil), ("-", nil), (".", nil), ("nan", nil), ("inf", nil), ("0x10", nil),
+            ("1 2", nil), ("", nil),
+        ] as [(String, Double?)])
+    func decimalsArePlainSignedNumbersTrimmedOfSpaces(text: String, expected: Double?) {
+        #expect(XMP.decimal(text) == expected)
+    }
+
+    @Test func aDecimalTooLargeForADoubleIsNotANumber() {
+        #expect(XMP.decimal(String(repeating: "9", count: 400)) == nil)
+    }
+
     @Test func aPacketWithoutGPSIsSilent() {
         let decoded = XMP.decode(
             Self.packet(#"xmp:Rating="5"/>"#, namespaces: #"xmlns:xmp="http://ns.adobe.com/xap/1.0/""#))

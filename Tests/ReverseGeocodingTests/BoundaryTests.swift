@@ -300,6 +300,17 @@ private struct PolygonBruteForce {
         #expect(throws: BoundaryError.self) { try BoundaryTable(tableBytes: bytes) }
     }
 
+    /// A table held in memory is checked as a file is: names that are not UTF-8 are refused.
+    @Test func aTableInMemoryWithACorruptStringPoolIsRejected() throws {
+        var bytes = Self.smallTable
+        let name = Array("Test/West".utf8)
+        let start = try #require(bytes.indices.first { bytes[$0...].starts(with: name) })
+        bytes[start + 4] = 0xC3  // a lead byte followed by an ASCII letter: not UTF-8
+        #expect(
+            throws: BoundaryError.notABoundaryTable(path: "the boundary table", reason: "its names are not valid UTF-8")
+        ) { try BoundaryTable(tableBytes: bytes) }
+    }
+
     static let smallTable: [UInt8] = {
         let zones = [square([("tzid", "Etc/GMT+2"), ("country", nil)], -40, -10, -20, 10)]
         let countries = [

@@ -24,6 +24,13 @@ import Testing
         #expect(Self.geocoder.date == "2026-07-28")
     }
 
+    /// Opening the bundled tables skips the string checks that a table from outside gets: they
+    /// are made here instead.
+    @Test func theBundledTablesNamesAreValidUTF8() {
+        #expect(Self.geocoder.table.validateStrings())
+        #expect(BoundaryTable.bundled.view.validateStrings())
+    }
+
     @Test func downtownSanFranciscoIsInSanFrancisco() throws {
         let match = try #require(Self.geocoder.nearestPlace(to: Coordinate(latitude: 37.7879, longitude: -122.4075)!))
         #expect(match.place.countryCode == "US")

@@ -167,12 +167,18 @@ import Testing
     }
 
     @Test func corruptedBytesInsideATableGiveOddAnswersNotCrashes() throws {
-        // Overwrite everything after the header with a seeded pattern: offsets, axes and
-        // region indices all become nonsense, and lookups must still return.
+        // Overwrite everything between the header and the string pool with a seeded pattern:
+        // offsets, axes and region indices all become nonsense, and lookups must still return.
+        // (A damaged string pool is refused when the table is opened: see PlaceTableTests.)
+        func u32(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 | Int(Self.table[offset + $1]) << (8 * $1) } }
+        let layout = PlaceTableLayout(
+            count: u32(PlaceTableHeader.count), regionCount: u32(PlaceTableHeader.regionCount),
+            stringsSize: u32(PlaceTableHeader.stringsSize), nodeCount: u32(PlaceTableHeader.nodeCount))
+        #expect(layout.totalSize == Self.table.count)
         var random = SeededGenerator(state: 1)
         for _ in 0..<20 {
             var bytes = Self.table
-            for index in 64..<bytes.count where Int.random(in: 0..<4, using: &random) == 0 {
+            for index in 64..<layout.strings where Int.random(in: 0..<4, using: &random) == 0 {
                 bytes[index] = UInt8.random(in: 0...255, using: &random)
             }
             let geocoder = try ReverseGeocoder(tableBytes: bytes)

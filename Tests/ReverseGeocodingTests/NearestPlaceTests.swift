@@ -38,7 +38,7 @@ enum RandomPlaces {
             // Every tenth place sits exactly on an earlier one, so distances tie.
             let spot =
                 id % 10 == 0 && !places.isEmpty
-                ? places[Int.random(in: 0..<places.count, using: &random)].coordinate
+                ? places[Int.random(in: 0..<places.count, using: &random)].validCoordinate
                 : coordinate(&random)
             places.append(
                 Place(
@@ -59,7 +59,7 @@ struct BruteForce {
 
     init(_ places: [Place]) {
         self.places = places
-        let vectors = places.map(\.coordinate.unitVector)
+        let vectors = places.map(\.validCoordinate.unitVector)
         xs = vectors.map(\.x)
         ys = vectors.map(\.y)
         zs = vectors.map(\.z)
@@ -98,7 +98,9 @@ struct BruteForce {
         let q = query.unitVector
         var ranked: [(Double, Int)] = []
         for index in places.indices where populations[index] >= filter.minimumPopulation {
-            if let limit = filter.maximumDistanceKm, places[index].coordinate.distanceKm(to: query) > limit { continue }
+            if let limit = filter.maximumDistanceKm, places[index].validCoordinate.distanceKm(to: query) > limit {
+                continue
+            }
             ranked.append((squaredChord(q, index), index))
         }
         ranked.sort { before($0.0, $0.1, $1.0, $1.1) }
@@ -122,7 +124,7 @@ struct BruteForce {
             // Compare distances (to rounding: the tree reports the vector form of the same
             // great-circle distance), then the tie-broken identity.
             if found?.place.geonameId != expected.geonameId
-                || abs((found?.distanceKm ?? .infinity) - expected.coordinate.distanceKm(to: query)) > 1e-9
+                || abs((found?.distanceKm ?? .infinity) - expected.validCoordinate.distanceKm(to: query)) > 1e-9
             {
                 disagreements += 1
             }
@@ -132,8 +134,8 @@ struct BruteForce {
 
     @Test func queriesOnTopOfPlacesFindThemOrTheirTieWinner() {
         for place in Self.places.prefix(500) {
-            let expected = Self.brute.nearest(to: place.coordinate)
-            let found = Self.geocoder.nearestPlace(to: place.coordinate)
+            let expected = Self.brute.nearest(to: place.validCoordinate)
+            let found = Self.geocoder.nearestPlace(to: place.validCoordinate)
             #expect(found?.place.geonameId == expected.geonameId)
             #expect(found?.distanceKm == 0)  // the same vector: exactly zero
         }
@@ -178,8 +180,8 @@ struct BruteForce {
     @Test func minimumPopulationIncludesAPlaceExactlyAtTheLimit() throws {
         let place = try #require(Self.places.first { $0.population == 50_000 })
         let atLimit = PlaceFilter(minimumPopulation: 50_000), above = PlaceFilter(minimumPopulation: 50_001)
-        #expect(Self.geocoder.nearestPlace(to: place.coordinate, filter: atLimit)?.place.population == 50_000)
-        #expect(Self.geocoder.nearestPlace(to: place.coordinate, filter: above) == nil)
+        #expect(Self.geocoder.nearestPlace(to: place.validCoordinate, filter: atLimit)?.place.population == 50_000)
+        #expect(Self.geocoder.nearestPlace(to: place.validCoordinate, filter: above) == nil)
     }
 
     @Test func resultsCarryDistanceAndBearingFromThePlaceToThePoint() throws {
@@ -187,8 +189,8 @@ struct BruteForce {
         let query = try #require(Coordinate(latitude: max(-90, place.latitude - 0.01), longitude: place.longitude))
         let match = try #require(
             Self.geocoder.nearestPlaces(to: query, count: 3).first { $0.place.geonameId == place.geonameId })
-        #expect(abs(match.distanceKm - place.coordinate.distanceKm(to: query)) < 1e-9)
-        #expect(abs(match.bearing - place.coordinate.bearing(to: query)) < 1e-9)
+        #expect(abs(match.distanceKm - place.validCoordinate.distanceKm(to: query)) < 1e-9)
+        #expect(abs(match.bearing - place.validCoordinate.bearing(to: query)) < 1e-9)
         #expect(abs(match.bearing - 180) < 1e-6 || place.latitude <= -89.99)  // the point is due south
     }
 
@@ -198,4 +200,9 @@ struct BruteForce {
         #expect(empty.nearestPlace(to: Coordinate(latitude: 1, longitude: 2)!) == nil)
         #expect(empty.nearestPlaces(to: Coordinate(latitude: 1, longitude: 2)!, count: 3) == [])
     }
+}
+
+extension Place {
+    /// The coordinate of a test place, all of which are made valid: a bad one stops the test.
+    var validCoordinate: Coordinate { coordinate! }
 }

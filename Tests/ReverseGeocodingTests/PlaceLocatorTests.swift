@@ -105,4 +105,43 @@ import Testing
         #expect(location.basis == .nearest && !location.atSea)
         #expect(location.countryCode == Self.text(location.nearest?.view.countryCode))
     }
+
+    /// The public answer holds the same names as the borrowed one, as strings of its own.
+    @Test func theAnswerNamesWhatLocateNames() throws {
+        let paris = try #require(Coordinate(latitude: 48.8566, longitude: 2.3522))
+        let location = Self.locator.locate(paris)
+        let answer = Self.locator.answer(paris)
+        #expect(answer.basis == .boundaries && !answer.atSea)
+        #expect(answer.place == location.nearest?.placeMatch)
+        #expect(answer.city == location.city?.placeMatch)
+        #expect(answer.city?.place.name == "Paris")
+        #expect(answer.countryCode == "FR" && answer.country == "France")
+        #expect(answer.admin1Code == "11" && answer.admin1 == "Île-de-France")
+        #expect(answer.admin2 == Self.text(location.admin2) && answer.admin2 != nil)
+        #expect(answer.timezone == "Europe/Paris")
+    }
+
+    /// An answer from a locator over a table of one's own stays readable after the locator and
+    /// its table are gone (the borrowed `Location` would point into freed memory).
+    @Test func theAnswerOutlivesItsLocator() throws {
+        let places = [
+            Place(
+                geonameId: 1, name: "Ceanntar", asciiName: "Ceanntar", admin1: "Cúige", countryCode: "AA",
+                country: "Tír", timezone: "Etc/UTC", population: 20_000, featureCode: "PPLA", latitude: 10,
+                longitude: 10)
+        ]
+        var locator: PlaceLocator? = PlaceLocator(
+            geocoder: try ReverseGeocoder(
+                tableBytes: PlaceTableBuilder(source: "test", date: "2026-01-01").build(places)),
+            boundaries: nil)
+        let point = try #require(Coordinate(latitude: 10.01, longitude: 10))
+        let answer = try #require(locator?.answer(point))
+        weak let table = locator?.geocoder
+        locator = nil
+        #expect(table == nil)
+        #expect(answer.basis == .nearest && !answer.atSea)
+        #expect(answer.place?.place.name == "Ceanntar")
+        #expect(answer.countryCode == "AA" && answer.country == "Tír")
+        #expect(answer.admin1 == "Cúige" && answer.timezone == "Etc/UTC")
+    }
 }

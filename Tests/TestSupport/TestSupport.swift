@@ -22,10 +22,13 @@ public enum Fixtures {
 
 /// A seeded generator (SplitMix64), so every run tests the same values.
 public struct SeededGenerator: RandomNumberGenerator {
+    /// The generator's state: the seed, then advanced by every draw.
     public var state: UInt64
 
+    /// A generator seeded with `state`.
     public init(state: UInt64) { self.state = state }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,0 +1,258 @@
+/// The specifications of every command: parsing, help, completions and the man page all come
+/// from these, so they cannot drift apart.
+/// Every option of every command, once: the specs below list them, the parser matches them,
+/// and each command reads its settings through these constants (never through a name written
+/// as a string), so a misspelt option does not compile. Options that share a name but not a
+/// meaning (`--from` of the two imports) are separate constants.
+enum Options {
+    static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
+    static let format = OptionSpec(
+        name: "--format", value: "<format>", help: "Output: text (default), json, ndjson, csv or geojson",
+        choices: OutputFormat.allCases.map(\.rawValue))
+    static let json = OptionSpec(name: "--json", help: "Same as --format json")
+    static let places = OptionSpec(
+        name: "--places", value: "<file>",
+        help: "Use this place table instead of the bundled one (answers by its nearest place)")
+    static let nearest = OptionSpec(
+        name: "--nearest", value: "<k>", help: "Also list the k nearest places (nearby)")
+    static let maxDistance = OptionSpec(
+        name: "--max-distance", value: "<km>", help: "Name no place farther away than this")
+    static let minPopulation = OptionSpec(
+        name: "--min-population", value: "<n>", help: "Name only places with at least n people")
+    static let noPlace = OptionSpec(name: "--no-place", help: "Skip the place lookup")
+    static let quiet = OptionSpec(
+        name: "--quiet", short: "-q", help: "No warnings, per-file errors or progress on stderr")
+    static let progress = OptionSpec(
+        name: "--progress", help: "Show a progress bar on stderr (default: on a terminal; erased around records)")
+    static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
+    static let summary = OptionSpec(
+        name: "--summary",
+        help: "Count files per status, country, place (text: the whole output; json, ndjson: JSON)")
+    static let summaryFile = OptionSpec(
+        name: "--summary-file", value: "<file>", help: "Write the summary to this file instead (implies --summary)")
+
+    static let version = OptionSpec(
+        name: "--version", short: "-V", help: "Show the version and the place data's source")
+
+    static let coordinates = OptionSpec(
+        name: "--coordinates", value: "<style>",
+        help: "Coordinates as decimal (default) or dms, in text output only",
+        choices: CoordinateStyle.allCases.map(\.rawValue))
+
+    static let filesFrom = OptionSpec(
+        name: "--files-from", value: "<file>", help: "Also read the paths listed in this file, one a line (-: stdin)")
+    static let null = OptionSpec(
+        name: "--null", short: "-0", help: "The --files-from list is NUL-separated (find -print0)")
+    static let jobs = OptionSpec(name: "--jobs", value: "<n>", help: "Read n files at once (default: one per core)")
+    static let allRecords = OptionSpec(
+        name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
+    static let preferSidecar = OptionSpec(
+        name: "--prefer-sidecar", help: "Take an XMP/Takeout sidecar's position over the file's own")
+
+    // scan
+    static let allFiles = OptionSpec(
+        name: "--all-files", help: "Read every file's first bytes, not only photo extensions")
+    static let hidden = OptionSpec(name: "--hidden", help: "Include hidden files and folders")
+    static let exclude = OptionSpec(
+        name: "--exclude", value: "<glob>", help: "Skip entries whose name or relative path matches")
+    static let maxDepth = OptionSpec(
+        name: "--max-depth", value: "<n>", help: "Walk at most n levels below each path (1: its entries)")
+    static let noFollow = OptionSpec(name: "--no-follow", help: "Skip symbolic links found inside folders")
+    static let sort = OptionSpec(name: "--sort", help: "Order everything by path, across the paths given too")
+    static let withGPS = OptionSpec(
+        name: "--with-gps", help: "Print only located photos (errors: stderr and exit status)")
+    static let withoutGPS = OptionSpec(name: "--without-gps", help: "Print only photos without a usable position")
+    static let near = OptionSpec(
+        name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here")
+    static let within = OptionSpec(name: "--within", value: "<km>", help: "The radius for --near")
+
+    // places import and boundaries import
+    static let geoNamesFolder = OptionSpec(
+        name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)")
+    static let boundaryFolder = OptionSpec(
+        name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)")
+    static let tableOutput = OptionSpec(
+        name: "--output", value: "<file>", help: "Where to write the table (required)")
+    static let cities = OptionSpec(
+        name: "--cities", value: "<name>", help: "The cities file to read (default: the only one)")
+    static let importMinPopulation = OptionSpec(
+        name: "--min-population", value: "<n>", help: "Leave out places with fewer people")
+    static let placesDate = OptionSpec(
+        name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the file's)")
+    static let allFeatures = OptionSpec(
+        name: "--all-features", help: "Keep every feature class, not only populated places")
+    static let tzdata = OptionSpec(
+        name: "--tzdata", value: "<dir>", help: "A compiled tz database (zoneinfo) whose rules to store for each zone")
+    static let boundariesDate = OptionSpec(
+        name: "--date", value: "<yyyy-mm-dd>", help: "The data's date (default: the files')")
+}
+
+/// The specifications of every command: parsing, help, completions and the man page all come
+/// from these, so they cannot drift apart.
+enum Commands {
+    /// The options the tool itself takes, before any command.
+    static let toolOptions = [Options.help, Options.version]
+
+    static let outputOptions = [Options.format, Options.json, Options.coordinates, Options.quiet]
+    static let placeOptions = [
+        Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.noPlace,
+    ]
+    static let selectionOptions = [
+        Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
+    ]
+
+    static let exitStatus = """
+        Exit status: 0 every file located, 1 some file has no usable position,
+        2 some input could not be read (the others are still reported) or the output could
+        not be written, 64 usage error.
+        """
+
+    static let locate = CommandSpec(
+        name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
+        missingArgumentsMessage: "no files given",
+        options: outputOptions + placeOptions + selectionOptions + [
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
+        ],
+        epilogue: """
+            One record per file, in argument order, then the files of --files-from in list order,
+            all in one output (one JSON array). - reads the photo from standard input (its record's
+            file is -); a FIFO or character device given by name (/dev/stdin, <(…)) is read too.
+            Such a stream is read into memory, up to 64 MiB. A photo's XMP sidecar (NAME.xmp,
+            NAME.EXT.xmp) and Google Takeout JSON (NAME.EXT.json…) beside it are read too: the
+            position embedded in the file wins when valid (--prefer-sidecar: the sidecar's), and
+            the record's sidecar names the one used; a .xmp or .json given alone is read alone.
+            With --format geojson, only located photos are written unless --all-records is given;
+            every error is still on stderr and in the exit status.
+
+            \(exitStatus)
+
+            Example: phototag locate --json IMG_0042.jpg | jq '.[0].place.name'
+            """)
+
+    static let scan = CommandSpec(
+        name: "scan", summary: "Find the photos under folders and print where each was taken",
+        arguments: "<path>...", missingArgumentsMessage: "no paths given",
+        options: outputOptions + placeOptions + selectionOptions + [
+            Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
+            Options.withGPS, Options.withoutGPS, Options.near, Options.within,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
+        ],
+        epilogue: """
+            Folders are walked recursively, in path order, on every core (or --jobs n); records
+            stream out as files finish, in path order. The paths of --files-from are walked after
+            the arguments. Photos and videos are chosen by extension (case-insensitive:
+            \(photoExtensionList)) unless --all-files is given; then files that are not photos at
+            all (empty, text, GIF…) are skipped quietly and counted by --summary, while a
+            photo that cannot be read (such as BigTIFF) is an error as without --all-files.
+            Symbolic links are followed, but no folder is entered twice, so links cannot loop;
+            with --no-follow, links inside folders are skipped (paths given are still followed,
+            like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
+            name and its path below the path given; an excluded folder is not entered. Paths given
+            are always read, at depth 0; --max-depth 0 reads only the files given.
+
+            Sidecars: NAME.xmp and NAME.EXT.xmp (any case), and Google Takeout's NAME.EXT.json,
+            NAME.EXT.supplemental-metadata.json, NAME.EXT(1).json for NAME(1).EXT and names cut
+            at 51 characters, are read with the photo beside them: one record, for the photo. Its
+            embedded position wins when valid and the sidecar's fills in (--prefer-sidecar: the
+            other way round); gps.source says which, sidecar names the file, and a warning says
+            when the two are more than 100 m apart. A sidecar without its photo is a record of
+            its own; a .json in a folder that is not Takeout metadata is skipped quietly.
+
+            Files that cannot be read are reported as error records and on stderr (unless stderr
+            is the same terminal, where the record already says it), and the scan goes on. The
+            filters --with-gps and --near print only located photos: an error then has no
+            record, but it is still on stderr and in the exit status. With --format
+            geojson, only located photos are written unless --all-records is given.
+
+            Exit status: 0 done, 2 some file or folder could not be read or the output could not
+            be written, 64 usage error.
+
+            Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
+            """)
+
+    static let geocode = CommandSpec(
+        name: "geocode", summary: "Name the places nearest to coordinates", arguments: "[<lat,lon>...]",
+        options: outputOptions + placeOptions + [Options.allRecords, Options.help],
+        epilogue: """
+            Coordinates come from the arguments or, without any, from standard input: one per
+            line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes
+            and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or with ′ ″),
+            48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With hemisphere
+            letters, both values have one (N/S for the latitude, E/W for the longitude, in either
+            order) and no minus sign. With --nearest k, csv adds the columns nearby_1_geoname_id
+            … nearby_k_bearing: geoname_id, name, admin1, country_code, distance_km and bearing
+            of each of the k nearest places.
+
+            Blank lines are skipped, and so is a first line that is a header: two column names,
+            a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
+            any case. Any other line that is not a coordinate is reported with its number and
+            gives an error record. One record per coordinate, in input order; standard input
+            with no coordinate at all is an error.
+
+            Exit status: 0 every coordinate has a place, 1 some has none within the filters,
+            2 some line was not a coordinate, there were none, or the output could not be
+            written, 64 usage error.
+
+            Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
+            """)
+
+    static let placesImport = CommandSpec(
+        name: "places import", summary: "Build a place table from GeoNames dump files", arguments: "",
+        maximumArguments: 0,
+        options: [
+            Options.geoNamesFolder, Options.tableOutput, Options.cities, Options.importMinPopulation,
+            Options.placesDate, Options.allFeatures,
+            Options.help,
+        ],
+        epilogue: """
+            The folder holds a cities file (cities500.txt, cities1000.txt… or allCountries.txt)
+            and, for names of regions and countries, admin1CodesASCII.txt, admin2Codes.txt and
+            countryInfo.txt, as published at https://download.geonames.org/export/dump/.
+            Rows with bad fields are skipped and counted. Use the table with --places <file>.
+            """)
+
+    static let placesInfo = CommandSpec(
+        name: "places info", summary: "Describe the place table in use", arguments: "", maximumArguments: 0,
+        options: [Options.places, Options.help])
+
+    static let boundariesImport = CommandSpec(
+        name: "boundaries import", summary: "Build a boundary table from GeoJSON polygons", arguments: "",
+        maximumArguments: 0,
+        options: [
+            Options.boundaryFolder, Options.tableOutput, Options.tzdata, Options.boundariesDate,
+            Options.help,
+        ],
+        epilogue: """
+            The folder holds timezones.geojson (properties tzid, country), countries.geojson
+            (countryCode) and admin1.geojson (countryCode, admin1Code): FeatureCollections of
+            Polygons and MultiPolygons with 5-decimal coordinates. A file that is not exactly
+            that is an error naming the file and line. With --tzdata, the UTC offset rules of
+            every zone of timezones.geojson are read from that compiled IANA tz database (TZif
+            files, e.g. /usr/share/zoneinfo) and stored in the table, for local capture times;
+            the binary never reads the machine's own tz files.
+            """)
+
+    static let boundariesInfo = CommandSpec(
+        name: "boundaries info", summary: "Describe the bundled boundary table", arguments: "",
+        maximumArguments: 0, options: [Options.help])
+
+    static let completions = CommandSpec(
+        name: "completions", summary: "Print a shell completion script", arguments: "<bash|zsh|fish>",
+        minimumArguments: 1, missingArgumentsMessage: "no shell given (bash, zsh or fish)", maximumArguments: 1,
+        options: [Options.help],
+        epilogue: """
+            Commands and their options complete, then option values (formats, files, folders)
+            and file names for locate and scan. To install:
+
+              bash:  phototag completions bash > /etc/bash_completion.d/phototag
+              zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
+              fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
+            """)
+
+    static let manpage = CommandSpec(
+        name: "manpage", summary: "Print the manual page (roff), as installed by make install",
+        arguments: "", maximumArguments: 0, options: [Options.help])
+
+    /// The extensions `scan` picks by default, as shown in help.
+    static var photoExtensionList: String { PhotoFiles.extensions.sorted().joined(separator: ", ") }
+}

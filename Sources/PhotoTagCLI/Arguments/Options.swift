@@ -1,0 +1,60 @@
+import ReverseGeocoding
+
+/// How records are printed.
+enum OutputFormat: String, CaseIterable, Sendable {
+    case text, json, ndjson, csv, geojson
+}
+
+/// How the nearest place is looked up (shared by locate, scan and geocode).
+struct PlaceOptions: Equatable, Sendable {
+    /// A place table file instead of the bundled one.
+    var places: String? = nil
+    /// Also list this many nearest places (`nearby`).
+    var nearest: Int? = nil
+    var filter = PlaceFilter.none
+    /// Skip the lookup altogether.
+    var skip = false
+}
+
+/// How records are written (shared by locate, scan and geocode).
+struct OutputOptions: Equatable, Sendable {
+    var format = OutputFormat.text
+    /// No warnings, per-file errors or progress on standard error.
+    var quiet = false
+    /// A progress bar on standard error: `nil` means only when it is a terminal.
+    var progress: Bool? = nil
+    /// Counts per status, country and place at the end.
+    var summary = false
+    /// Where the summary goes instead of standard error (or, in text, standard output).
+    var summaryFile: String? = nil
+
+    /// Whether the summary is the whole output (`--summary` in text, without a summary file):
+    /// records are counted, not printed.
+    var summaryReplacesRecords: Bool { summary && format == .text && summaryFile == nil }
+    /// How text output shows coordinates (`--coordinates`); the other formats stay decimal.
+    var coordinates = CoordinateStyle.decimal
+}
+
+/// Where the paths of `locate` and `scan` come from besides the arguments, and how many files
+/// are read at once.
+struct SelectionOptions: Equatable, Sendable {
+    /// `--files-from`: a file listing paths, or `-` for standard input.
+    var filesFrom: Argument? = nil
+    /// `-0`/`--null`: the list is NUL-separated (`find -print0`), not one path per line.
+    var nullSeparated = false
+    /// `--jobs`: files read at once; `nil` means one per core.
+    var jobs: Int? = nil
+    /// `--all-records`: GeoJSON keeps the features without a position (null geometry).
+    var allRecords = false
+    /// `--prefer-sidecar`: a sidecar's valid position wins over the file's own.
+    var preferSidecar = false
+
+    /// Whether the path list is standard input.
+    var listIsStandardInput: Bool { filesFrom?.bytes == [UInt8(ascii: "-")] }
+
+    /// The list's separator byte.
+    var separator: UInt8 { nullSeparated ? 0 : UInt8(ascii: "\n") }
+
+    /// How many workers to start: `--jobs`, or every core.
+    var workers: Int { jobs ?? processorCount() }
+}

@@ -1,0 +1,68 @@
+import PhotoGPS
+import PhotoTagSupport
+import ReverseGeocoding
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What every command works with: the sinks and the environment.
+struct Context {
+    let output: OutputSink
+    let errors: OutputSink
+    let environment: Environment
+    /// How long a run lasts before its progress bar appears, in seconds (tests make it 0).
+    var progressDelay = 0.5
+
+    /// Whether standard output and standard error are the same terminal: records and
+    /// diagnostics then share its lines, and an error record already shows the error.
+    var outputSharesTerminal: Bool { output.isSameTerminal(as: errors) }
+
+    /// The bundled place table, or the one at `path`; `nil` after reporting why it cannot be used.
+    func openPlaces(_ path: String?) -> ReverseGeocoder? {
+        guard let path else { return ReverseGeocoder.bundled }
+        do {
+            return try ReverseGeocoder(contentsOf: path)
+        } catch ReverseGeocodingError.cannotRead(_, let reason) {
+            errors.write("phototag: place table '\(path)': \(reason)\n")
+            return nil
+        } catch {
+            errors.write("phototag: \(error)\n")
+            return nil
+        }
+    }
+
+    /// The locator the place options ask for: `.some(nil)` with `--no-place`, `nil` when the
+    /// table cannot be opened (already reported). The bundled places come with the bundled
+    /// boundaries; a place table of one's own (`--places`) answers by its nearest place.
+    func openGeocoder(_ options: PlaceOptions) -> PlaceLocator?? {
+        guard !options.skip else { return .some(nil) }
+        guard options.places != nil else { return PlaceLocator.bundled }
+        guard let geocoder = openPlaces(options.places) else { return nil }
+        return PlaceLocator(geocoder: geocoder, boundaries: nil)
+    }
+
+    func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {
+        let colour = options.format == .text && output.isTerminal && environment.allowsColor
+        return RecordFormatter(
+            format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
+            place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0)
+    }
+
+    /// A file's modification date in UTC, `YYYY-MM-DD`.
+    func modificationDate(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Glibc)
+            var seconds = info.st_mtim.tv_sec
+        #else
+            var seconds = info.st_mtimespec.tv_sec
+        #endif
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return nil }
+        return
+            "\(zeroPadded(Int(parts.tm_year) + 1900, 4))-\(zeroPadded(Int(parts.tm_mon) + 1, 2))-\(zeroPadded(Int(parts.tm_mday), 2))"
+    }
+}

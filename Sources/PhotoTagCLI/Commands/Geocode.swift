@@ -1,0 +1,255 @@
+import Dispatch
+import PhotoGPS
+import PhotoTagSupport
+import ReverseGeocoding
+
+/// U+FEFF in UTF-8: the byte order mark some tools (Excel, Notepad) write at the start of a file.
+private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+/// `phototag geocode`'s settings.
+struct GeocodeOptions: Equatable, Sendable {
+    /// `LAT,LON` arguments; empty means standard input.
+    var coordinates: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+    /// GeoJSON: also write the lines that were not coordinates, as `null`-geometry features.
+    var allRecords = false
+}
+
+extension GeocodeOptions {
+    /// The settings of a parsed `geocode` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        self.init(
+            coordinates: try reader.coordinateArguments(reader.parsed.positionals), output: output,
+            place: try reader.place())
+        allRecords = try reader.allRecords(format: output.format)
+    }
+}
+
+extension Context {
+    /// `phototag geocode`: coordinates from arguments or standard input, places out.
+    ///
+    /// Input is read in chunks of up to 1 MiB; the complete lines of a chunk are parsed, looked up
+    /// and rendered (on every core when there are many), written in order, and the output is
+    /// flushed before the next read, so a consumer sees every record as soon as phototag would
+    /// otherwise wait for input.
+    func geocode(_ options: GeocodeOptions, input: InputSource) -> Int32 {
+        guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        let formatter = formatter(options.output, options.place, photos: false)
+        var run = GeocodeRun(
+            context: self, options: options, formatter: formatter, geocoder: geocoder,
+            workers: processorCount())
+        output.write(formatter.header())
+        if !options.coordinates.isEmpty {
+            let joined: [UInt8] = options.coordinates.flatMap { $0.bytes + [UInt8(0x0A)] }
+            var start = 0
+            var lines: [Line] = []
+            for argument in options.coordinates {
+                lines.append(Line(number: nil, range: start..<start + argument.bytes.count))
+                start += argument.bytes.count + 1
+            }
+            run.process(lines, in: joined)
+        } else {
+            var pending: [UInt8] = []
+            var number = 0
+            var atEnd = false
+            var checkedByteOrderMark = false
+            while !output.isClosed {
+                let chunk = input.read(upTo: 1 << 20)
+                if chunk.isEmpty {
+                    atEnd = true
+                    break
+                }
+                pending += chunk
+                // A UTF-8 byte order mark (as Windows tools write) is not part of the first line.
+                if !checkedByteOrderMark {
+                    if pending.count < utf8ByteOrderMark.count, utf8ByteOrderMark.starts(with: pending) { continue }
+                    if pending.starts(with: utf8ByteOrderMark) { pending.removeFirst(utf8ByteOrderMark.count) }
+                    checkedByteOrderMark = true
+                }
+                guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
+                var lines: [Line] = []
+                var start = 0
+                while start <= lastNewline {
+                    let end = pending[start...lastNewline].firstIndex(of: 0x0A)!
+                    number += 1
+                    lines.append(Line(number: number, range: start..<end))
+                    start = end + 1
+                }
+                run.process(lines, in: pending)
+                pending.removeFirst(lastNewline + 1)
+                output.flush()
+                errors.flush()  // a bad line is reported as soon as it is read, not at exit
+            }
+            // A last line without a newline; not when the reader left early or a read failed, when
+            // what is pending is only the start of a line that was never read to its end.
+            if atEnd, input.failure == 0, !pending.isEmpty {
+                number += 1
+                run.process([Line(number: number, range: 0..<pending.count)], in: pending)
+            }
+        }
+        output.write(formatter.footer(count: run.written))
+        // A read error is not the end of the input: what was read is out, the rest is lost.
+        if options.coordinates.isEmpty, input.failure != 0 {
+            errors.write("phototag: standard input: \(PhotoGPSError.cannotRead(errno: input.failure))\n")
+            return PhotoTag.ExitStatus.unreadable
+        }
+        // Standard input with nothing but a header or blank lines is most likely the wrong file
+        // or an empty pipe: say so rather than succeed with no records.
+        if run.written == 0, !output.isClosed {
+            errors.write("phototag: no coordinates on standard input\n")
+            return PhotoTag.ExitStatus.unreadable
+        }
+        if run.rejected { return PhotoTag.ExitStatus.unreadable }
+        return run.placeless ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
+    }
+
+    /// One input line (or argument): where it is in the batch's bytes, and its number on
+    /// standard input.
+    struct Line: Sendable {
+        var number: Int?
+        var range: Range<Int>
+    }
+}
+
+/// The state of one `geocode` run: where the header is, what went wrong, how many records.
+struct GeocodeRun {
+    let context: Context
+    let options: GeocodeOptions
+    let formatter: RecordFormatter
+    let geocoder: PlaceLocator?
+    let workers: Int
+    /// How many records have been written (they number the JSON separators).
+    var written = 0
+    /// Whether a line with content has been seen on standard input (the first one may be a
+    /// header).
+    var sawContent = false
+    var rejected = false
+    var placeless = false
+
+    init(
+        context: Context, options: GeocodeOptions, formatter: RecordFormatter, geocoder: PlaceLocator?, workers: Int
+    ) {
+        self.context = context
+        self.options = options
+        self.formatter = formatter
+        self.geocoder = geocoder
+        self.workers = workers
+        buffers = PartBuffers((0..<Self.parts(workers: workers)).map { _ in ByteBuffer(capacity: 1 << 16) })
+    }
+
+    /// How many parts a big batch is split into: four per core, so that a core that finishes
+    /// early takes another part.
+    private static func parts(workers: Int) -> Int { workers > 1 ? 4 * workers : 1 }
+
+    /// What rendering part of a batch gave: its output bytes, its rejected lines, and whether a
+    /// coordinate had no place.
+    struct Part: @unchecked Sendable {  // each part is written by one thread, then read by one
+        var bytes: ByteBuffer
+        var rejections: [(line: Int?, reason: String)] = []
+        var placeless = false
+        /// How many records the part wrote (fewer than its lines in located-only GeoJSON).
+        var records = 0
+    }
+
+    /// GeoJSON for maps: only the coordinates, not the lines that were rejected (which are
+    /// still reported on stderr and in the exit status), unless `--all-records`.
+    var locatedOnly: Bool { formatter.format == .geojson && !options.allRecords }
+
+    /// One output buffer per part, kept from batch to batch: a batch's records (~20 MB of NDJSON
+    /// for 1 MiB of input) then reuse memory that is already mapped, instead of growing fresh
+    /// buffers by doubling (copying each byte about twice more) and faulting in new pages.
+    private let buffers: PartBuffers
+
+    /// Parses, looks up, renders and writes a batch of lines, in order.
+    mutating func process(_ lines: [Context.Line], in bytes: [UInt8]) {
+        // Drop blank lines and the header of standard input, serially (only the first line with
+        // content can be one). A blank argument is an error record, as any bad argument is.
+        var kept: [Context.Line] = []
+        kept.reserveCapacity(lines.count)
+        for line in lines {
+            guard line.number != nil else {  // an argument
+                kept.append(line)
+                continue
+            }
+            let content = trimmed(bytes[line.range])
+            if content.isEmpty { continue }
+            if !sawContent {
+                sawContent = true
+                // Only "lat,lon", "Latitude<TAB>Longitude" and the like; a header with the
+                // longitude first is kept, to be reported.
+                if coordinateHeader(content) == .latitudeFirst { continue }
+            }
+            kept.append(line)
+        }
+        for part in render(kept, in: bytes, startingAt: written) {
+            for (line, reason) in part.rejections {
+                rejected = true
+                // On a terminal that shows both streams, the error record already says it (when
+                // there is one).
+                if !options.output.quiet, !context.outputSharesTerminal || locatedOnly {
+                    context.errors.write(
+                        "phototag: \(line.map { "line \($0): " } ?? "")\(escapingControls(reason))\n")
+                }
+            }
+            placeless = placeless || part.placeless
+            part.bytes.withUnsafeBytes { bytes in
+                // Located-only GeoJSON: every record was written after a comma; the first of the
+                // whole output has none.
+                let skip = locatedOnly && written == 0 && part.records > 0 ? 1 : 0
+                context.output.write(UnsafeRawBufferPointer(rebasing: bytes[skip...]))
+            }
+            written += part.records
+        }
+    }
+
+    /// Renders `lines` straight into one buffer per part, split across the cores when there are
+    /// many (records are numbered from `first`, for the separators).
+    private func render(_ lines: [Context.Line], in bytes: [UInt8], startingAt first: Int) -> [Part] {
+        let geocoder = geocoder, place = options.place, formatter = formatter
+        let buffers = buffers
+        let locatedOnly = locatedOnly
+        @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
+            buffers.all[number].removeAll()
+            var result = Part(bytes: buffers.all[number])
+            for index in range {
+                let line = lines[index]
+                var record = CoordinateRecord(line: line.number)
+                switch parseCoordinate(bytes[line.range]) {
+                case .success(let coordinate):
+                    record.coordinate = coordinate
+                    record.place = place.lookUp(coordinate, in: geocoder)
+                    if !record.place.found, !place.skip { result.placeless = true }
+                case .failure(let problem):
+                    record.error = problem.description
+                    result.rejections.append((line.number, problem.description))
+                    if locatedOnly { continue }
+                }
+                // Located-only GeoJSON cannot number its records before the parts are joined:
+                // each gets the separator of a record after the first (see `process`).
+                formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
+                result.records += 1
+            }
+            return result
+        }
+        guard workers > 1, lines.count >= 2048 else { return [part(0, 0..<lines.count)] }
+        let parts = buffers.all.count
+        let size = (lines.count + parts - 1) / parts
+        // One slot per part, each written by exactly one thread.
+        let results = Locked([Part?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { index in
+            let rendered = part(index, min(lines.count, index * size)..<min(lines.count, (index + 1) * size))
+            results.withLock { $0[index] = rendered }
+        }
+        return results.withLock { $0.compactMap { $0 } }
+    }
+}
+
+/// The output buffers of a batch's parts: part `i` is rendered into `all[i]` by exactly one thread,
+/// then written out by the caller before the next batch starts.
+final class PartBuffers: @unchecked Sendable {
+    let all: [ByteBuffer]
+
+    init(_ all: [ByteBuffer]) { self.all = all }
+}

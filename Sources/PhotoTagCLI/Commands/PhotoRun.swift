@@ -1,0 +1,234 @@
+import PhotoGPS
+import PhotoTagSupport
+import ReverseGeocoding
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Context {
+    /// What a worker hands back for one file: the record, and its rendering unless filtered out.
+    struct Processed: Sendable {
+        var record: PhotoRecord
+        var rendered: RecordFormatter.Rendered?
+        /// A file read only because of `--all-files` that is not a photo at all: no record, no
+        /// error, only a count in the summary.
+        var notAPhoto = false
+    }
+
+    /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
+    /// `locate` and `scan`.
+    ///
+    /// The workers' deliveries, the walker's notes and the progress totals meet here, from many
+    /// threads: everything they change (the sinks, the records written, the counts, the bar) is
+    /// private ``State`` that only ``Locked/withLock(_:)`` reaches, so the compiler, not a
+    /// comment, checks that every access holds the lock.
+    final class PhotoRun: Sendable {
+        /// How a run ended, for the exit status.
+        struct Outcome: Equatable {
+            /// Some file could not be read, or the summary could not be written.
+            var sawError = false
+            /// Some file has no usable position.
+            var sawUnlocated = false
+        }
+
+        /// What the lock guards.
+        private struct State {
+            let context: Context
+            var emitter: RecordEmitter
+            var summary = Summary()
+            let progress: ProgressBar
+            var outcome = Outcome()
+        }
+
+        private let state: Locked<State>
+        private let output: OutputOptions
+        /// Whether records go to the terminal that shows the progress bar and diagnostics.
+        ///
+        /// Then each batch of records is written with the bar erased and flushed before the bar
+        /// is drawn again, so the bar's text never ends up inside a record line; and an error is
+        /// not repeated on stderr when its record already shows it there.
+        private let sharesTerminal: Bool
+
+        init(context: Context, output: OutputOptions, formatter: RecordFormatter, columnWidth: Int) {
+            self.output = output
+            sharesTerminal = context.outputSharesTerminal
+            let showProgress = output.progress ?? (context.errors.isTerminal && !output.quiet)
+            let progress = ProgressBar(
+                sink: context.errors, enabled: showProgress, plain: ProgressBar.isPlain(context.environment),
+                delay: context.progressDelay)
+            state = Locked(
+                State(
+                    context: context, emitter: RecordEmitter(formatter: formatter, columnWidth: columnWidth),
+                    progress: progress))
+        }
+
+        /// The part of the summary-only text mode: records are counted, not printed.
+        private var summaryOnly: Bool { output.summaryReplacesRecords }
+
+        /// Writes the format's header.
+        func start() {
+            state.withLock { state in
+                if !summaryOnly { state.context.output.write(state.emitter.formatter.header()) }
+                if sharesTerminal { state.context.output.flush() }
+            }
+        }
+
+        /// Writes a batch of records, in order, with their diagnostics; called by the pipeline.
+        func deliver(_ batch: [Processed]) {
+            state.withLock { state in
+                for processed in batch { deliver(processed, &state) }
+                // NDJSON goes out as soon as a batch is ready: one write per batch, not per line;
+                // so do records on the terminal that shows the bar, before it is drawn again.
+                if output.format == .ndjson || sharesTerminal, !summaryOnly { state.context.output.flush() }
+                // Diagnostics go out as they happen, not at exit: a long scan shows problems
+                // live, and an interrupted one has still reported them.
+                state.context.errors.flush()
+                state.progress.show()
+            }
+        }
+
+        /// Writes one record and its diagnostics, holding the lock.
+        private func deliver(_ processed: Processed, _ state: inout State) {
+            guard !processed.notAPhoto else {
+                state.progress.advance()
+                return state.summary.addNotAPhoto()
+            }
+            let record = processed.record
+            switch record.reading.status {
+            case .located: break
+            case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
+            case .error: state.outcome.sawError = true
+            }
+            let printed = processed.rendered != nil && !summaryOnly
+            if !output.quiet {
+                if let error = record.reading.error {
+                    // On a terminal that shows both streams, the error record already says it.
+                    if !(printed && sharesTerminal) {
+                        diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n", state)
+                    }
+                } else if output.format == .text {
+                    // An unusable GPS block's warnings are in the record line itself.
+                    let shown =
+                        record.reading.status == .located
+                        ? record.warnings : record.time?.warnings.map(\.description) ?? []
+                    for warning in shown {
+                        diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n", state)
+                    }
+                }
+            }
+            if let rendered = processed.rendered {
+                state.summary.add(record)
+                if printed {
+                    if sharesTerminal { state.progress.hide() }
+                    state.context.output.write(state.emitter.emit(rendered))
+                }
+            }
+            state.progress.advance()
+        }
+
+        /// Writes a line to stderr, with the progress bar out of its way; holding the lock.
+        private func diagnose(_ line: String, _ state: State) {
+            state.progress.hide()
+            state.context.errors.write(line)
+        }
+
+        /// Reports something about the run (a skipped entry, an unreadable list) on stderr, unless
+        /// `--quiet`.
+        func note(_ text: String) {
+            state.withLock { state in
+                guard !output.quiet else { return }
+                diagnose("phototag: \(text)\n", state)
+                state.context.errors.flush()
+                state.progress.show()
+            }
+        }
+
+        /// Whether standard output's reader has gone (a closed pipe): the producer then stops.
+        var readerIsGone: Bool { state.withLock { $0.context.output.isClosed } }
+
+        /// Tells the progress bar how many files the walk has found so far.
+        func found(_ count: Int, final: Bool) {
+            state.withLock { state in
+                state.progress.total = count
+                state.progress.totalIsFinal = final
+            }
+        }
+
+        /// Writes the footer or the summary, and returns how the run went.
+        func end() -> Outcome {
+            state.withLock { state in
+                state.progress.finish()
+                let output = state.context.output
+                if summaryOnly {
+                    output.write(state.summary.text())
+                } else {
+                    output.write(state.emitter.formatter.footer(count: state.emitter.count))
+                    if self.output.summary {
+                        // Not after a failed write: the summary would count records that were lost.
+                        output.flush()
+                        if output.writeError == nil, !state.summary.report(self.output, errors: state.context.errors) {
+                            state.outcome.sawError = true
+                        }
+                    }
+                }
+                return state.outcome
+            }
+        }
+    }
+
+    /// The most read into memory from standard input, a FIFO or a character device.
+    static let streamLimit = 64 << 20
+
+    /// Opens the `--files-from` list: standard input, or the file named; `nil` after reporting
+    /// why it cannot be opened. The list file, if any, is returned too, to check for read errors.
+    func openList(_ selection: SelectionOptions, input: InputSource) -> (PathList, InputSource)? {
+        guard let list = selection.filesFrom else { return nil }
+        if selection.listIsStandardInput {
+            return (PathList(source: input, separator: selection.separator), input)
+        }
+        do {
+            let file = try FileInput(path: list.bytes)
+            return (PathList(source: file, separator: selection.separator), file)
+        } catch {
+            errors.write("phototag: \(list.text): \(PhotoGPSError.cannotOpen(errno: error.code))\n")
+            return nil
+        }
+    }
+
+    /// Whether the list file was read to its end; otherwise reports the read error.
+    func listWasRead(_ file: InputSource?, _ selection: SelectionOptions, note: (String) -> Void) -> Bool {
+        guard let file, file.failure != 0, let list = selection.filesFrom else { return true }
+        let name = selection.listIsStandardInput ? "standard input" : list.text
+        note("\(name): \(PhotoGPSError.cannotRead(errno: file.failure))")
+        return false
+    }
+
+    /// Reads the photo on standard input into memory (up to ``streamLimit`` bytes).
+    func readStandardInput(_ input: InputSource) -> GPSReading {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = input.read(upTo: min(1 << 16, Self.streamLimit + 1 - bytes.count))
+            if chunk.isEmpty {
+                // A read error is not the end of the photo.
+                if input.failure != 0 { return .failure(.cannotRead(errno: input.failure)) }
+                break
+            }
+            bytes += chunk
+            if bytes.count > Self.streamLimit {
+                return .failure(.tooLarge(source: "standard input", limit: Self.streamLimit))
+            }
+        }
+        return GPSReader().read(bytes: bytes)
+    }
+}
+
+extension SelectionOptions {
+    /// Whether a record is written in `format`: GeoJSON is for maps, so it holds only located
+    /// photos unless `--all-records` asks for the null-geometry features too.
+    func keeps(_ record: PhotoRecord, format: OutputFormat) -> Bool {
+        format != .geojson || allRecords || record.reading.status == .located
+    }
+}

@@ -1,0 +1,111 @@
+import Dispatch
+import PhotoTagSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The number of processors online (at least 1).
+func processorCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+/// Runs `work` on items in parallel and hands the results to `deliver` in submission order.
+///
+/// At most `window` items are in flight: `submit` blocks until the oldest ones are delivered,
+/// so memory stays flat however many items there are, and output streams in a deterministic
+/// order. `deliver` runs under the lock, one result at a time. With one worker everything runs on
+/// the submitting thread (no threads are started for a single file).
+final class OrderedPipeline<Item: Sendable, Output: Sendable>: Sendable {
+    private let work: @Sendable (Item) -> Output
+    private let deliver: @Sendable (Output) -> Void
+    private let workers: Int
+    private let slots: DispatchSemaphore
+    private let available = DispatchSemaphore(value: 0)
+    private let group = DispatchGroup()
+    /// The queue and the results waiting for their turn, shared by the submitter and the workers.
+    private let state = Locked(State())
+
+    /// What the lock guards.
+    private struct State {
+        var queue: [(Int, Item)] = []
+        var queueHead = 0
+        var closed = false
+        var finished: [Int: Output] = [:]
+        var nextToDeliver = 0
+        var nextToSubmit = 0
+    }
+
+    init(
+        workers: Int, window: Int = 256, work: @escaping @Sendable (Item) -> Output,
+        deliver: @escaping @Sendable (Output) -> Void
+    ) {
+        self.workers = max(1, workers)
+        self.work = work
+        self.deliver = deliver
+        slots = DispatchSemaphore(value: max(1, window))
+        guard self.workers > 1 else { return }
+        for _ in 0..<self.workers {
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                defer { group.leave() }
+                runWorker()
+            }
+        }
+    }
+
+    /// Queues an item (blocking while `window` items are in flight).
+    func submit(_ item: Item) {
+        guard workers > 1 else {
+            deliver(work(item))
+            return
+        }
+        slots.wait()
+        state.withLock { state in
+            state.queue.append((state.nextToSubmit, item))
+            state.nextToSubmit += 1
+        }
+        available.signal()
+    }
+
+    /// Waits until every submitted item has been delivered.
+    func finish() {
+        guard workers > 1 else { return }
+        state.withLock { $0.closed = true }
+        for _ in 0..<workers { available.signal() }
+        group.wait()
+    }
+
+    /// Takes items from the queue until it is closed and empty.
+    private func runWorker() {
+        while true {
+            available.wait()
+            let next: (Int, Item)? = state.withLock { state in
+                guard state.queueHead < state.queue.count else { return nil }
+                let item = state.queue[state.queueHead]
+                state.queueHead += 1
+                if state.queueHead > 1024, state.queueHead * 2 > state.queue.count {  // drop delivered slots
+                    state.queue.removeFirst(state.queueHead)
+                    state.queueHead = 0
+                }
+                return item
+            }
+            guard let (sequence, item) = next else {
+                if state.withLock({ $0.closed }) { return }
+                continue
+            }
+            let output = work(item)
+            let released = state.withLock { state in
+                var released = 0
+                state.finished[sequence] = output
+                while let ready = state.finished.removeValue(forKey: state.nextToDeliver) {
+                    deliver(ready)
+                    state.nextToDeliver += 1
+                    released += 1
+                }
+                return released
+            }
+            for _ in 0..<released { slots.signal() }
+        }
+    }
+}

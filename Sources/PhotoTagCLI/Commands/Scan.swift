@@ -1,0 +1,198 @@
+import PhotoGPS
+import ReverseGeocoding
+
+/// `phototag scan`'s settings.
+struct ScanOptions: Equatable, Sendable {
+    var paths: [Argument]
+    var output = OutputOptions()
+    var place = PlaceOptions()
+    var selection = SelectionOptions()
+    /// `--exclude` patterns (fnmatch(3)), matched against entry names and paths relative to the root.
+    var exclude: [String] = []
+    /// `--max-depth`: how deep to walk (a root's entries are at depth 1); `nil` is no limit.
+    var maxDepth: Int? = nil
+    /// `--no-follow`: skip symbolic links found inside folders.
+    var noFollow = false
+    /// Sniff every file's first bytes instead of going by extension.
+    var allFiles = false
+    /// Enter hidden folders and read hidden files.
+    var hidden = false
+    /// Order the whole output by path, across the paths given too.
+    var sort = false
+    /// Which records to print, by whether they are located.
+    var gpsFilter = GPSFilter.all
+    /// Only located photos within `within` km of `near`.
+    var near: Coordinate? = nil
+    var within: Double? = nil
+
+    enum GPSFilter: Equatable, Sendable { case all, withGPS, withoutGPS }
+}
+
+extension ScanOptions {
+    /// The settings of a parsed `scan` command line.
+    init(_ reader: OptionReader) throws(UsageError) {
+        let output = try reader.output()
+        self.init(
+            paths: reader.parsed.positionals, output: output, place: try reader.place(),
+            selection: try reader.selection(format: output.format))
+        exclude = reader.parsed.all(Options.exclude) ?? []
+        maxDepth = try reader.count(Options.maxDepth, minimum: 0)
+        noFollow = reader.has(Options.noFollow)
+        allFiles = reader.has(Options.allFiles)
+        hidden = reader.has(Options.hidden)
+        sort = reader.has(Options.sort)
+        switch (reader.has(Options.withGPS), reader.has(Options.withoutGPS)) {
+        case (true, true):
+            throw reader.error("'\(Options.withGPS.name)' and '\(Options.withoutGPS.name)' exclude each other")
+        case (true, false): gpsFilter = .withGPS
+        case (false, true): gpsFilter = .withoutGPS
+        case (false, false): break
+        }
+        switch (reader.value(Options.near), reader.value(Options.within)) {
+        case (let point?, let radius?):
+            near = try reader.coordinate(point, option: Options.near)
+            within = try reader.distance(radius, option: Options.within)
+        case (_?, nil): throw reader.error("'\(Options.near.name)' needs '\(Options.within.name) KM'")
+        case (nil, _?): throw reader.error("'\(Options.within.name)' needs '\(Options.near.name) LAT,LON'")
+        case (nil, nil): break
+        }
+        try reader.requirePaths(selection)
+    }
+}
+
+extension Context {
+    /// One thing the walk hands to the workers.
+    enum ScanItem: Sendable {
+        /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
+        /// which is not a photo at all is skipped quietly.
+        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [])
+        /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
+        case sidecar([UInt8], given: Bool)
+        case unreadable([UInt8], errno: Int32)
+    }
+
+    func scan(_ options: ScanOptions, input: InputSource) -> Int32 {
+        guard let geocoder = openGeocoder(options.place) else { return PhotoTag.ExitStatus.unreadable }
+        var list: PathList? = nil
+        var listFile: InputSource? = nil
+        if options.selection.filesFrom != nil {
+            guard let (opened, file) = openList(options.selection, input: input) else {
+                return PhotoTag.ExitStatus.unreadable
+            }
+            list = opened
+            listFile = file
+        }
+        let formatter = formatter(options.output, options.place, photos: true)
+        let run = PhotoRun(
+            context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
+        run.start()
+        let place = options.place
+        @Sendable func process(_ item: ScanItem) -> Processed {
+            var record: PhotoRecord
+            switch item {
+            case .file(let path, let sniffed, let sidecars):
+                record = SidecarMerge.record(
+                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path),
+                    sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
+                if sniffed, let error = record.reading.error, error.meansNotAPhoto {
+                    return Processed(record: record, rendered: nil, notAPhoto: true)
+                }
+            case .sidecar(let path, let given):
+                let kind = Sidecar.kind(ofName: path) ?? .xmp
+                record = SidecarMerge.record(sidecar: path, kind: kind)
+                // A .json found in a folder that is not Takeout metadata (or not JSON) is most
+                // likely no sidecar at all; one named by a path given is reported.
+                if !given, let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
+                    return Processed(record: record, rendered: nil, notAPhoto: true)
+                }
+            case .unreadable(let path, let code):
+                record = PhotoRecord(
+                    file: String(decoding: path, as: UTF8.self), reading: .failure(.cannotOpen(errno: code)))
+            }
+            var coordinate: Coordinate? = nil
+            if let fix = record.reading.fix {
+                coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
+                record.place = place.lookUp(coordinate!, in: geocoder)
+            }
+            record.resolveTime()
+            guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
+            return Processed(record: record, rendered: formatter.render(.photo(record)))
+        }
+        // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
+        // of per file, which was a good part of a scan's time in the kernel.
+        let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
+            workers: options.selection.workers, window: 16, work: { batch in batch.map(process) },
+            deliver: run.deliver)
+        var walker = FileWalker(
+            hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude, maxDepth: options.maxDepth,
+            noFollow: options.noFollow)
+        // The arguments, then the list as it is read; with --sort, all of them sorted first.
+        var roots = options.paths.map(\.bytes)
+        if options.sort {
+            if var whole = list { roots += whole.all() }
+            list = nil
+            roots.sort { $0.lexicographicallyPrecedes($1) }
+        }
+        var found = 0
+        var batch: [ScanItem] = []
+        func submitBatch() -> Bool {
+            guard !batch.isEmpty else { return true }
+            pipeline.submit(batch)
+            batch.removeAll(keepingCapacity: true)
+            run.found(found, final: false)
+            // The reader has gone (phototag scan … | head): stop walking, end quietly.
+            return !run.readerIsGone
+        }
+        func walk(_ root: [UInt8]) {
+            walker.walk(root) { item in
+                switch item {
+                case .file(let path):
+                    found += 1
+                    batch.append(.file(path, sniffed: false))
+                case .paired(let path, let sidecars):
+                    found += 1
+                    batch.append(.file(path, sniffed: false, sidecars: sidecars))
+                case .sidecar(let path):
+                    found += 1
+                    batch.append(.sidecar(path, given: path == root))
+                case .candidate(let path):
+                    found += 1
+                    batch.append(.file(path, sniffed: true))
+                case .unreadable(let path, let code):
+                    found += 1
+                    batch.append(.unreadable(path, errno: code))
+                case .skipped(let path, let reason):
+                    run.note("\(quotedForTerminal(String(decoding: path, as: UTF8.self))): \(reason)")
+                }
+                return batch.count < 32 || submitBatch()
+            }
+            _ = submitBatch()
+        }
+        for root in roots where !run.readerIsGone { walk(root) }
+        while !run.readerIsGone, let root = list?.next() { walk(root) }
+        let listRead = listWasRead(listFile, options.selection, note: run.note)
+        run.found(found, final: true)
+        pipeline.finish()
+        let outcome = run.end()
+        return outcome.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
+    }
+}
+
+extension ScanOptions {
+    /// Whether the filters let a record through: `--with-gps` keeps located photos only,
+    /// `--without-gps` the others (errors too: they have no usable position), `--near`/`--within`
+    /// located photos by distance; then ``SelectionOptions/keeps(_:format:)``. A record left out
+    /// this way is still on stderr when it is an error, and still sets the exit status.
+    func keeps(_ record: PhotoRecord, at coordinate: Coordinate?) -> Bool {
+        let status = record.reading.status
+        switch gpsFilter {
+        case .all: break
+        case .withGPS: if status != .located { return false }
+        case .withoutGPS: if status == .located { return false }
+        }
+        if let near, let within {
+            guard status == .located, let coordinate, near.distanceKm(to: coordinate) <= within else { return false }
+        }
+        return selection.keeps(record, format: output.format)
+    }
+}

@@ -1,0 +1,343 @@
+import PhotoGPS
+import PhotoTagSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Which files `scan` considers photos (videos included: they are read like photos).
+enum PhotoFiles {
+    /// Lowercase extensions of the containers phototag reads.
+    static let extensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "jfif",  // JPEG
+        "heic", "heif", "hif", "avif",  // ISO BMFF images
+        "png", "webp",
+        // TIFF and TIFF-based raw, and Canon CR3
+        "tif", "tiff", "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "pef", "srw",
+        "mov", "mp4", "m4v", "3gp",  // QuickTime, MP4 and 3GP videos
+    ]
+
+    /// Whether a file name (bytes) ends in one of ``extensions``, ignoring case.
+    static func hasPhotoExtension(_ name: ArraySlice<UInt8>) -> Bool {
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot < name.endIndex - 1 else { return false }
+        let suffix = name[(dot + 1)...]
+        guard suffix.count <= 5 else { return false }
+        return extensions.contains(String(decoding: suffix.map { $0 | (0x41...0x5A ~= $0 ? 0x20 : 0) }, as: UTF8.self))
+    }
+}
+
+/// Walks folders depth-first in path order, yielding the files to read.
+///
+/// Entries of each folder are sorted by name bytes, a folder's name compared as if it ended in
+/// `/`, so the walk visits files in exactly the byte order of their full paths: output is
+/// deterministic and already sorted. Symbolic links are followed (unless ``noFollow``), but a
+/// folder (by device and inode) is entered only once, so no link can make the walk loop. Paths
+/// are bytes throughout: names need not be UTF-8.
+struct FileWalker {
+    /// What the walk found.
+    enum Found {
+        /// A file to read.
+        case file([UInt8])
+        /// A photo to read with its sidecars (see ``SidecarPairing``), full paths.
+        case paired([UInt8], sidecars: [[UInt8]])
+        /// A sidecar file that belongs to no photo of its folder: read alone.
+        case sidecar([UInt8])
+        /// A file without a photo extension, yielded only because of ``allFiles``: when its bytes
+        /// are not a photo at all, it is skipped, not reported.
+        case candidate([UInt8])
+        /// A folder or path that could not be read.
+        case unreadable([UInt8], errno: Int32)
+        /// Something not walked into, with why (printed on stderr).
+        case skipped([UInt8], reason: String)
+    }
+
+    /// Include hidden files and folders (names starting with `.`).
+    var hidden = false
+    /// Yield every regular file, not only those with a photo extension.
+    var allFiles = false
+    /// Entries not walked: fnmatch(3) patterns, NUL-terminated, matched against an entry's name
+    /// and against its path relative to the root (with `FNM_PATHNAME`).
+    private var exclude: [[UInt8]] = []
+    /// How deep to go: a root's entries are at depth 1; `nil` is no limit.
+    var maxDepth: Int? = nil
+    /// Skip symbolic links found inside folders (the roots given are still followed).
+    var noFollow = false
+    /// Folders entered so far, by (device, inode).
+    private var visited = Set<FolderID>()
+    /// The pairing of the folder of the last path given that is a file (see ``walk(_:_:)``).
+    private var rootPairing: (folder: [UInt8], pairing: SidecarPairing)? = nil
+
+    private struct FolderID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    init(hidden: Bool, allFiles: Bool, exclude: [String] = [], maxDepth: Int? = nil, noFollow: Bool = false) {
+        self.hidden = hidden
+        self.allFiles = allFiles
+        self.exclude = exclude.map { Array($0.utf8) + [0] }
+        self.maxDepth = maxDepth
+        self.noFollow = noFollow
+    }
+
+    /// Walks one path given by the user: a file is yielded whatever its name; a folder is walked.
+    /// `yield` returns false to stop the walk.
+    mutating func walk(_ root: [UInt8], _ yield: (Found) -> Bool) {
+        var info = stat()
+        guard statPath(root, &info) else {
+            let code = errno
+            // A dangling symbolic link or a missing path: report it as a file that cannot be read.
+            _ = yield(.unreadable(root, errno: code))
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            // A file given by path: a sidecar is read alone, a photo with the sidecars beside it.
+            let name = root.lastIndex(of: UInt8(ascii: "/")).map { root[($0 + 1)...] } ?? root[...]
+            if Sidecar.kind(ofName: name) != nil {
+                _ = yield(.sidecar(root))
+            } else {
+                let sidecars =
+                    info.st_mode & S_IFMT == S_IFREG ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : []
+                _ = yield(sidecars.isEmpty ? .file(root) : .paired(root, sidecars: sidecars))
+            }
+            return
+        }
+        walkFolder(root, info, yield)
+    }
+
+    /// One folder being listed: its path, its path below the root, its depth (the root's is 0),
+    /// its sorted entries and the next one to visit.
+    private struct Frame {
+        var folder: [UInt8]
+        var relative: [UInt8]
+        var depth: Int
+        var entries: [Entry]
+        var next = 0
+        /// The sidecars of the folder's photos, and which sidecar names belong to some photo.
+        var sidecars: [Int: [[UInt8]]] = [:]
+        var claimed = Set<[UInt8]>()
+
+        init(folder: [UInt8], relative: [UInt8], depth: Int, entries: [Entry]) {
+            self.folder = folder
+            self.relative = relative
+            self.depth = depth
+            self.entries = entries
+            let pairing = SidecarPairing(
+                names: entries.compactMap { entry in
+                    if case .file = entry.kind { return entry.name }
+                    return nil
+                })
+            guard !pairing.isEmpty else { return }
+            for (index, entry) in entries.enumerated() where PhotoFiles.hasPhotoExtension(entry.name[...]) {
+                let found = pairing.sidecars(of: entry.name)
+                guard !found.isEmpty else { continue }
+                sidecars[index] = found
+                claimed.formUnion(found)
+            }
+        }
+    }
+
+    private mutating func walkFolder(_ root: [UInt8], _ rootInfo: stat, _ yield: (Found) -> Bool) {
+        guard visited.insert(FolderID(device: UInt64(rootInfo.st_dev), inode: UInt64(rootInfo.st_ino))).inserted else {
+            _ = yield(.skipped(root, reason: "already scanned (a symbolic link loop or a repeated path)"))
+            return
+        }
+        // With --max-depth 0, a folder given is not entered (like find -maxdepth 0).
+        if let maxDepth, maxDepth < 1 { return }
+        // Depth-first, with an explicit stack: no recursion limit on deep trees.
+        var stack: [Frame] = []
+        switch list(root, relative: []) {
+        case .success(let entries): stack.append(Frame(folder: root, relative: [], depth: 0, entries: entries))
+        case .failure(let error):
+            _ = yield(.unreadable(root, errno: error.code))
+            return
+        }
+        while !stack.isEmpty {
+            let top = stack.count - 1
+            guard stack[top].next < stack[top].entries.count else {
+                stack.removeLast()
+                continue
+            }
+            let index = stack[top].next
+            let entry = stack[top].entries[index]
+            stack[top].next += 1
+            let path = join(stack[top].folder, entry.name)
+            let photoName = PhotoFiles.hasPhotoExtension(entry.name[...])
+            switch entry.kind {
+            case .folder(let id):
+                let depth = stack[top].depth + 1
+                if let maxDepth, depth >= maxDepth { continue }  // its entries would be too deep
+                guard visited.insert(id).inserted else {
+                    if !yield(.skipped(path, reason: "already scanned (a symbolic link loop or a repeated path)")) {
+                        return
+                    }
+                    continue
+                }
+                let relative = stack[top].relative.isEmpty ? entry.name : join(stack[top].relative, entry.name)
+                switch list(path, relative: relative) {
+                case .success(let entries):
+                    stack.append(Frame(folder: path, relative: relative, depth: depth, entries: entries))
+                case .failure(let error): if !yield(.unreadable(path, errno: error.code)) { return }
+                }
+            case .file:
+                if photoName {
+                    let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
+                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .file(path)) { return }
+                } else if Sidecar.kind(ofName: entry.name) != nil {
+                    if !stack[top].claimed.contains(entry.name), !yield(.sidecar(path)) { return }
+                } else if allFiles, !yield(.candidate(path)) {
+                    return
+                }
+            case .special:
+                // FIFOs, devices and sockets are never opened; one named like a photo is reported.
+                if photoName, !yield(.file(path)) { return }
+            case .broken(let code):
+                if allFiles || photoName, !yield(.unreadable(path, errno: code)) { return }
+            }
+        }
+    }
+
+    private struct Entry {
+        var name: [UInt8]
+        var kind: Kind
+        /// The name as sorted: folders as if followed by `/`.
+        var sortKey: [UInt8] {
+            if case .folder = kind { return name + [UInt8(ascii: "/")] }
+            return name
+        }
+    }
+
+    private enum Kind {
+        case folder(FolderID)
+        case file
+        case special
+        case broken(Int32)
+    }
+
+    /// Whether an entry is left out by ``exclude``: its name or its path below the root matches.
+    private func isExcluded(name: [UInt8], relative: [UInt8]) -> Bool {
+        guard !exclude.isEmpty else { return false }
+        let path = relative.isEmpty ? name : join(relative, name)
+        return withCPath(name) { name in
+            withCPath(path) { path in
+                exclude.contains { pattern in
+                    pattern.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { pattern in
+                            fnmatch(pattern.baseAddress!, name, 0) == 0
+                                || fnmatch(pattern.baseAddress!, path, FNM_PATHNAME) == 0
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The entries of a folder worth walking, sorted; or `errno` when it cannot be opened.
+    /// `relative` is the folder's path below the root, for ``exclude``.
+    private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<[Entry], WalkError> {
+        let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
+        guard let stream else { return .failure(WalkError(code: errno)) }
+        defer { closedir(stream) }
+        var entries: [Entry] = []
+        while let raw = readdir(stream) {
+            let name = directoryEntryName(raw)
+            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            if !hidden, name.first == 0x2E { continue }
+            if isExcluded(name: name, relative: relative) { continue }
+            let type = Int32(raw.pointee.d_type)
+            if noFollow, type == Int32(DT_LNK) { continue }
+            var kind: Kind
+            switch type {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR), Int32(DT_LNK), Int32(DT_UNKNOWN):
+                let path = join(folder, name)
+                var info = stat()
+                if noFollow, type == Int32(DT_UNKNOWN), lstatPath(path, &info), info.st_mode & S_IFMT == S_IFLNK {
+                    continue
+                }
+                if statPath(path, &info) {
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: kind = .folder(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+                    case S_IFREG: kind = .file
+                    default: kind = .special
+                    }
+                } else {
+                    kind = .broken(errno)
+                }
+            default: kind = .special
+            }
+            entries.append(Entry(name: name, kind: kind))
+        }
+        entries.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
+        return .success(entries)
+    }
+
+    private struct WalkError: Error { var code: Int32 }
+}
+
+/// Paths read from a list (`--files-from`): one per line, or separated by NUL bytes (`find
+/// -print0`). Paths are bytes, taken as they are (no trimming, no quoting); empty entries are
+/// skipped. The list is read as it is consumed, so a long `find` pipeline streams.
+struct PathList {
+    private let source: InputSource
+    private let separator: UInt8
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    init(source: InputSource, separator: UInt8) {
+        self.source = source
+        self.separator = separator
+    }
+
+    /// The next path, or `nil` at the end of the list.
+    mutating func next() -> [UInt8]? {
+        while true {
+            if let end = buffer[start...].firstIndex(of: separator) {
+                let path = Array(buffer[start..<end])
+                start = end + 1
+                if path.isEmpty { continue }
+                return path
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                let path = Array(buffer[start...])  // the last path need not end in a separator
+                start = buffer.count
+                return path
+            }
+            buffer.removeFirst(start)
+            start = 0
+            let chunk = source.read(upTo: 1 << 16)
+            if chunk.isEmpty { ended = true } else { buffer += chunk }
+        }
+    }
+
+    /// Every remaining path.
+    mutating func all() -> [[UInt8]] {
+        var paths: [[UInt8]] = []
+        while let path = next() { paths.append(path) }
+        return paths
+    }
+}
+
+/// Why a list file cannot be opened: its `errno`.
+struct ListFileError: Error {
+    var code: Int32
+}
+
+/// `folder/name`, without doubling a slash the folder already ends in.
+func join(_ folder: [UInt8], _ name: [UInt8]) -> [UInt8] {
+    folder.last == UInt8(ascii: "/") ? folder + name : folder + [UInt8(ascii: "/")] + name
+}
+
+/// `stat(2)` on a byte path (following symbolic links); false on failure, with `errno` set.
+func statPath(_ path: [UInt8], _ info: inout stat) -> Bool {
+    withCPath(path) { stat($0, &info) } == 0
+}
+
+/// `lstat(2)` on a byte path (a symbolic link itself); false on failure, with `errno` set.
+func lstatPath(_ path: [UInt8], _ info: inout stat) -> Bool {
+    withCPath(path) { lstat($0, &info) } == 0
+}

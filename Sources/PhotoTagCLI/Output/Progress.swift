@@ -1,0 +1,223 @@
+import PhotoTagSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Seconds on the monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// A one-line progress bar on standard error: files done of total, rate and time left.
+///
+/// It appears only once a run has lasted half a second (short runs stay silent), redraws at most
+/// ten times a second, and erases itself at the end, so it never mixes with the output. Whoever
+/// writes to the same terminal while the bar is up (a diagnostic, or a record when standard
+/// output is that terminal too) calls ``hide()`` first and ``show()`` after, so the bar's text
+/// never ends up inside a line. A bar on a file descriptor is also erased when the run is
+/// interrupted (`SIGINT`, `SIGTERM`).
+///
+/// On a terminal that knows `ESC [ K` (erase to the end of the line), the bar is redrawn after
+/// `\r` and that; on a `dumb` one (``plain``), it is padded with spaces over the previous one and
+/// erased with spaces.
+final class ProgressBar {
+    private let sink: OutputSink
+    private let enabled: Bool
+    /// Whether the terminal is `dumb`: no escape sequences, spaces instead.
+    private let plain: Bool
+    /// How long a run must last before the bar appears, in seconds.
+    private let delay: Double
+    private let start = monotonicSeconds()
+    private var lastDraw = 0.0
+    /// How many columns the bar on screen takes; 0 while none is shown.
+    private var shownWidth = 0
+    /// Whether a caller is writing to the terminal (between ``hide()`` and ``show()``).
+    private var held = false
+    private(set) var done = 0
+    /// The number of files to do, once known (the walk may still be finding them).
+    var total = 0
+    var totalIsFinal = false
+
+    init(sink: OutputSink, enabled: Bool, plain: Bool = false, delay: Double = 0.5) {
+        self.sink = sink
+        self.enabled = enabled
+        self.plain = plain
+        self.delay = delay
+    }
+
+    /// Whether a terminal with this environment takes plain progress: `TERM=dumb` knows no escapes.
+    static func isPlain(_ environment: Environment) -> Bool { environment.variables["TERM"] == "dumb" }
+
+    private var shown: Bool { shownWidth > 0 }
+
+    /// Counts one file done; redraws when it is time to and nobody is writing to the terminal.
+    func advance() {
+        done += 1
+        guard !held else { return }
+        drawIfDue()
+    }
+
+    private func drawIfDue() {
+        guard enabled else { return }
+        let now = monotonicSeconds()
+        guard now - start >= delay, now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        draw(now)
+    }
+
+    private func draw(_ now: Double) {
+        let elapsed = now - start
+        let rate = Double(done) / max(elapsed, 1e-9)
+        var text = "\(grouped(done)) of \(grouped(max(total, done)))\(totalIsFinal ? "" : "+") files"
+        if totalIsFinal, total > 0 {
+            let width = 24
+            let filled = min(width, width * done / total)
+            text =
+                "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                + "] \(grouped(done))/\(grouped(total)) files"
+        }
+        text += "  \(grouped(Int(rate)))/s"
+        if totalIsFinal, rate > 0, total > done {
+            let remaining = Int((Double(total - done) / rate).rounded(.up))
+            text += "  ETA \(remaining / 60):\(zeroPadded(remaining % 60, 2))"
+        }
+        let width = text.count
+        var line = "\r"
+        if plain {
+            // Spaces over what is left of a longer bar before.
+            line += text + String(repeating: " ", count: max(0, shownWidth - width))
+        } else {
+            line += "\u{1B}[K" + text
+        }
+        shownWidth = max(width, 1)
+        // Armed before the bar is written: a signal in between only erases a line already clear,
+        // while one just after the write finds the eraser ready.
+        armEraser()
+        sink.write(line)
+        sink.flush()
+    }
+
+    /// The bytes that erase the bar on screen.
+    private var eraser: String {
+        plain ? "\r" + String(repeating: " ", count: shownWidth) + "\r" : "\r\u{1B}[K"
+    }
+
+    /// Erases the bar, if it is shown, and keeps it off until ``show()``: the caller is about to
+    /// write a line to the same terminal.
+    func hide() {
+        held = true
+        erase()
+    }
+
+    /// Lets the bar be drawn again, and draws it now if it is time to.
+    func show() {
+        held = false
+        drawIfDue()
+    }
+
+    /// Erases the bar for good.
+    func finish() {
+        held = true
+        erase()
+    }
+
+    private func erase() {
+        guard shown else { return }
+        // Disarmed after the erasing bytes are out: a signal in between erases twice, harmlessly.
+        sink.write(eraser)
+        sink.flush()
+        disarmEraser()
+        shownWidth = 0
+    }
+
+    /// Hands the signal handler the bytes that erase the bar on screen, when it is on a file
+    /// descriptor (not in memory, in tests).
+    private func armEraser() {
+        guard let descriptor = (sink as? FileSink)?.descriptor else { return }
+        InterruptEraser.arm(descriptor: descriptor, bytes: Array(eraser.utf8))
+    }
+
+    private func disarmEraser() {
+        guard sink is FileSink else { return }
+        InterruptEraser.disarm()
+    }
+}
+
+/// Erases a progress bar that is on screen when `SIGINT` or `SIGTERM` ends the run, then lets the
+/// signal end the process as it would have (exit status 128 + the signal's number in a shell).
+///
+/// The handler may only call async-signal-safe functions (`write(2)`, `signal(2)`, `raise(3)`)
+/// and read memory: the bar leaves the descriptor and the erasing bytes in fixed memory, in two
+/// slots, and one control word (an aligned 8-byte store, which a signal cannot split) saying which
+/// slot holds the bytes and how many there are, 0 while no bar is shown. Arming writes the slot
+/// not in use, then switches the word, so a signal at any moment finds a whole eraser. It is
+/// installed with the first bar drawn, and not for a signal the process was started to ignore
+/// (`nohup`, a background job).
+enum InterruptEraser {
+    /// The descriptor (an `Int32`), the control word at 8 (the count, and the slot in bit 32),
+    /// then two slots of ``capacity`` bytes.
+    private nonisolated(unsafe) static let state: UnsafeMutableRawPointer = {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: 16 + 2 * capacity, alignment: 8)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: 16 + 2 * capacity)
+        return memory
+    }()
+    private static let capacity = 120
+    private nonisolated(unsafe) static var installed = false
+
+    /// Makes the handler write `bytes` to `descriptor` (on a signal) from now on.
+    static func arm(descriptor: Int32, bytes: [UInt8]) {
+        let memory = state
+        let control = memory.load(fromByteOffset: 8, as: Int.self)
+        let slot = control & 0xFFFF_FFFF == 0 ? 0 : 1 - (control >> 32) & 1
+        let count = min(bytes.count, capacity)
+        bytes.withUnsafeBytes {
+            (memory + 16 + slot * capacity).copyMemory(from: $0.baseAddress!, byteCount: count)
+        }
+        memory.storeBytes(of: descriptor, as: Int32.self)
+        memory.storeBytes(of: count | slot << 32, toByteOffset: 8, as: Int.self)
+        if !installed {
+            installed = true
+            for number in [SIGINT, SIGTERM] { install(number) }
+        }
+    }
+
+    /// No bar is shown: the handler writes nothing.
+    static func disarm() {
+        state.storeBytes(of: 0, toByteOffset: 8, as: Int.self)
+    }
+
+    private static func install(_ number: Int32) {
+        let previous = signal(number, handleInterrupt)
+        if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
+            signal(number, SIG_IGN)  // started to ignore it: keep ignoring it
+        }
+    }
+
+    /// The signal handler: erase, then end by the signal itself.
+    fileprivate static func erase() {
+        let memory = state
+        let control = memory.load(fromByteOffset: 8, as: Int.self)
+        let count = control & 0xFFFF_FFFF, slot = (control >> 32) & 1
+        guard count > 0 else { return }
+        let descriptor = memory.load(as: Int32.self)
+        #if canImport(Glibc)
+            _ = Glibc.write(descriptor, memory + 16 + slot * capacity, count)
+        #else
+            _ = Darwin.write(descriptor, memory + 16 + slot * capacity, count)
+        #endif
+    }
+}
+
+/// What `signal(2)` calls on `SIGINT` or `SIGTERM` once a bar has been drawn.
+private func handleInterrupt(_ number: Int32) {
+    InterruptEraser.erase()
+    // Back to the default action, and raised again: it ends the process once this returns (the
+    // signal is blocked while its handler runs).
+    signal(number, SIG_DFL)
+    raise(number)
+}

@@ -1,0 +1,185 @@
+import PhotoGPS
+import PhotoTagSupport
+import ReverseGeocoding
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Counts per status, country and place, for `--summary`.
+struct Summary {
+    private var statuses: [GPSReading.Status: Int] = [:]
+    private var countries: [String: (name: String?, count: Int)] = [:]
+    /// Places by GeoNames id: two places of the same name in one region stay apart.
+    private var places: [Int: (place: Place, count: Int)] = [:]
+    private(set) var total = 0
+    /// Files read only because of `--all-files` that are not photos at all (no record).
+    private(set) var notPhotos = 0
+
+    /// The statuses in the order every summary lists them.
+    static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
+
+    mutating func add(_ record: PhotoRecord) { add(record.reading.status, record.place.answer) }
+
+    /// Counts a record of `status` whose place lookup gave `answer`.
+    mutating func add(_ status: GPSReading.Status, _ answer: PlaceAnswer?) {
+        total += 1
+        statuses[status, default: 0] += 1
+        guard let answer else { return }
+        // The country that contains the point (none at sea), and the place named there.
+        if let code = answer.countryCode { countries[code, default: (answer.country, 0)].count += 1 }
+        if let place = answer.nearest?.place { places[place.geonameId, default: (place, 0)].count += 1 }
+    }
+
+    /// `Name, Region, CC`: how the text summary names a place.
+    private static func label(_ place: Place) -> String {
+        [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
+    /// The countries, commonest first, then by code.
+    private var sortedCountries: [(code: String, name: String?, count: Int)] {
+        countries.map { ($0.key, $0.value.name, $0.value.count) }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.code < $1.code
+        }
+    }
+
+    /// The summary as one line of JSON, for `--summary` with `--format json` or `ndjson`:
+    ///
+    ///     {"files":3,"statuses":{"located":2,"no-gps":1,"invalid-gps":0,"error":0},
+    ///      "countries":[{"countryCode":"FR","country":"France","count":2}],
+    ///      "places":[{"geonameId":2988507,"name":"Paris","admin1":"Île-de-France",
+    ///                 "countryCode":"FR","count":2}]}
+    ///
+    /// Keys are in this fixed order; the statuses are keyed by the records' `status` values,
+    /// every one present (0 when none); countries and places are every one seen, commonest
+    /// first, ties by country code, or by name, region, country code and id.
+    func json() -> String {
+        var json = JSONWriter(pretty: false)
+        json.beginObject()
+        json.key("files")
+        json.integer(total)
+        json.key("statuses")
+        json.beginObject()
+        for status in Self.statusOrder {
+            switch status {
+            case .located: json.key("located")
+            case .noGPS: json.key("no-gps")
+            case .invalidGPS: json.key("invalid-gps")
+            case .error: json.key("error")
+            }
+            json.integer(statuses[status] ?? 0)
+        }
+        json.endObject()
+        json.key("countries")
+        json.beginArray()
+        for country in sortedCountries {
+            json.beginObject()
+            json.key("countryCode")
+            json.string(country.code)
+            json.key("country")
+            json.string(country.name)
+            json.key("count")
+            json.integer(country.count)
+            json.endObject()
+        }
+        json.endArray()
+        json.key("places")
+        json.beginArray()
+        let sortedPlaces = places.values.sorted { a, b in
+            if a.count != b.count { return a.count > b.count }
+            let left = (a.place.name, a.place.admin1 ?? "", a.place.countryCode)
+            let right = (b.place.name, b.place.admin1 ?? "", b.place.countryCode)
+            return left != right ? left < right : a.place.geonameId < b.place.geonameId
+        }
+        for (place, count) in sortedPlaces {
+            json.beginObject()
+            json.key("geonameId")
+            json.integer(place.geonameId)
+            json.key("name")
+            json.string(place.name)
+            json.key("admin1")
+            json.string(place.admin1)
+            json.key("countryCode")
+            json.string(place.countryCode)
+            json.key("count")
+            json.integer(count)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return String(decoding: json.bytes, as: UTF8.self) + "\n"
+    }
+
+    /// Writes the summary where `options` say, in the form its format calls for: JSON for
+    /// `json` and `ndjson`, text otherwise; to `--summary-file`, or else to `errors`.
+    ///
+    /// - Returns: false after reporting on `errors` that the summary file could not be written.
+    func report(_ options: OutputOptions, errors: OutputSink) -> Bool {
+        let text = options.format == .json || options.format == .ndjson ? json() : self.text()
+        guard let path = options.summaryFile else {
+            errors.write(text)
+            return true
+        }
+        if let failure = writeFile(Array(text.utf8), to: path) {
+            errors.write("phototag: summary file '\(path)': \(failure)\n")
+            return false
+        }
+        return true
+    }
+
+    /// Counts a file skipped because it is not a photo at all.
+    mutating func addNotAPhoto() { notPhotos += 1 }
+
+    /// The summary as text: totals by status, then countries and the 20 commonest places.
+    func text(placeLimit: Int = 20) -> String {
+        var lines = ["\(grouped(total)) \(total == 1 ? "file" : "files")"]
+        let names: [(GPSReading.Status, String)] = [
+            (.located, "located"), (.noGPS, "no GPS"), (.invalidGPS, "invalid GPS"), (.error, "error"),
+        ]
+        let width = grouped(max(statuses.values.max() ?? 0, notPhotos)).count
+        for (status, name) in names {
+            let count = grouped(statuses[status] ?? 0)
+            lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  \(name)")
+        }
+        if notPhotos > 0 {
+            let count = grouped(notPhotos)
+            lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  skipped, not photos")
+        }
+        if !countries.isEmpty {
+            lines.append("countries:")
+            let sorted = sortedCountries
+            let countWidth = grouped(sorted[0].count).count
+            for country in sorted {
+                let count = grouped(country.count)
+                lines.append(
+                    "  \(String(repeating: " ", count: countWidth - count.count))\(count)  \(country.code)"
+                        + (country.name.map { "  \($0)" } ?? ""))
+            }
+        }
+        if !places.isEmpty {
+            var byLabel: [String: Int] = [:]
+            for (place, count) in places.values { byLabel[Self.label(place), default: 0] += count }
+            let sorted = byLabel.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            lines.append(
+                sorted.count > placeLimit ? "places (the \(placeLimit) commonest of \(sorted.count)):" : "places:")
+            let countWidth = grouped(sorted[0].value).count
+            for (label, count) in sorted.prefix(placeLimit) {
+                let shown = grouped(count)
+                lines.append("  \(String(repeating: " ", count: countWidth - shown.count))\(shown)  \(label)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Writes `bytes` to the file at `path`, created or emptied first (a FIFO or `/dev/stderr` works
+/// too). Returns why it failed, or `nil`.
+func writeFile(_ bytes: [UInt8], to path: String) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { return errnoText() }
+    var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    return failure == 0 ? nil : errnoText(failure)
+}

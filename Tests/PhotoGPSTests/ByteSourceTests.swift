@@ -1,0 +1,129 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PhotoGPS
+
+/// How files are opened and how much of them is read.
+@Suite struct ByteSourceTests {
+    /// `photo` with its image data replaced by `scanBytes` bytes after the SOS header, like a
+    /// camera JPEG of that size. Returns the file's bytes and where its SOS marker starts.
+    static func bigJPEG(from photo: String, scanBytes: Int) throws -> (bytes: [UInt8], sos: Int) {
+        let original = try readWholeFile(Fixtures.photo(photo))
+        var sos = 2
+        while !(original[sos] == 0xFF && original[sos + 1] == 0xDA) { sos += 1 }
+        var bytes = Array(original[..<sos])
+        bytes += [0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00]
+        bytes += [UInt8](repeating: 0x55, count: scanBytes)
+        bytes += [0xFF, 0xD9]
+        return (bytes, sos)
+    }
+
+    @Test(arguments: ["ne-little-endian.jpg", "no-exif.jpg", "app7-before-app1.jpg"])
+    func aFourMegabyteJPEGIsReadOnlyUpToItsFirstSOS(photo: String) throws {
+        let (bytes, sos) = try Self.bigJPEG(from: photo, scanBytes: 4 << 20)
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/big.jpg"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let source = try FileSource(path: path)
+        let reading = GPSReader().read(source: source)
+        #expect(reading == GPSReader().read(file: Fixtures.photo(photo)))
+        // Nothing past the SOS marker and its length field: the 4 MiB of image data is untouched.
+        #expect(source.extent <= sos + 4)
+        #expect(source.count > 4 << 20)
+    }
+
+    /// Writes `bytes` to a temporary file and reads it, returning the reading and the source.
+    static func readFromDisk(_ bytes: [UInt8]) throws -> (GPSReading, FileSource) {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/big"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let source = try FileSource(path: path)
+        return (GPSReader().read(source: source), source)
+    }
+
+    @Test func aHEICWithFourMegabytesOfImageDataIsReadOnlyWhereItsMetadataIs() throws {
+        // An unreferenced 4 MiB 'mdat' box after the photo: the image data of a real file.
+        var bytes = try readWholeFile(Fixtures.photo("heic-iloc-v0.heic"))
+        let size = 8 + (4 << 20)
+        bytes += [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        bytes += Array("mdat".utf8) + [UInt8](repeating: 0x55, count: 4 << 20)
+        let (reading, source) = try Self.readFromDisk(bytes)
+        #expect(reading == GPSReader().read(file: Fixtures.photo("heic-iloc-v0.heic")))
+        #expect(source.bytesRead < 2048)
+        #expect(source.extent < 2048)
+    }
+
+    @Test func aPNGWithFourMegabytesOfImageDataBeforeItsEXIFSkipsIt() throws {
+        // A 4 MiB IDAT chunk inserted right after IHDR (its CRC is not checked by readers here).
+        let original = try readWholeFile(Fixtures.photo("png-exif-after-idat.png"))
+        let ihdrEnd = 8 + 8 + 13 + 4
+        let length = 4 << 20
+        let chunk =
+            [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+            + Array("IDAT".utf8) + [UInt8](repeating: 0, count: length) + [0, 0, 0, 0]
+        let bytes = Array(original[..<ihdrEnd]) + chunk + Array(original[ihdrEnd...])
+        let (reading, source) = try Self.readFromDisk(bytes)
+        #expect(reading == GPSReader().read(file: Fixtures.photo("png-exif-after-idat.png")))
+        #expect(source.bytesRead < 2048)
+    }
+
+    @Test func aTIFFIsReadOnlyWhereItsIFDsAre() throws {
+        let path = Fixtures.photo("tiff-be-gps-beyond-64k.tif")
+        let source = try FileSource(path: path)
+        #expect(GPSReader().read(source: source).status == .located)
+        #expect(source.count > 70_000)
+        #expect(source.bytesRead < 1024)  // the 70,000-byte strip is never read
+    }
+
+    @Test func aMissingFileIsAnError() {
+        let reading = GPSReader().read(file: Fixtures.root + "/photos/does-not-exist.jpg")
+        #expect(reading.status == .error)
+        #expect(reading.error?.description == "cannot open: no such file or directory")
+    }
+
+    @Test func aDirectoryIsAnErrorNotARead() {
+        let reading = GPSReader().read(file: Fixtures.root + "/photos")
+        #expect(reading.error?.description == "not a regular file (directory)")
+    }
+
+    @Test func aFIFOIsNeverOpened() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/pipe.jpg"
+        #expect(mkfifo(path, 0o600) == 0)
+        // Opening a FIFO for reading would block this test forever; the type check comes first.
+        let reading = GPSReader().read(file: path)
+        #expect(reading.error?.description == "not a regular file (FIFO)")
+    }
+
+    @Test func aDeviceIsNeverOpened() {
+        let reading = GPSReader().read(file: "/dev/null")
+        #expect(reading.error?.description == "not a regular file (character device)")
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root reads every file, so permissions cannot be tested"))
+    func anUnreadableFileIsAnError() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/secret.jpg"
+        try Data(try readWholeFile(Fixtures.photo("ne-little-endian.jpg"))).write(to: URL(fileURLWithPath: path))
+        #expect(chmod(path, 0) == 0)
+        #expect(GPSReader().read(file: path).error?.description == "cannot open: permission denied")
+    }
+
+    @Test func everyPrefixOfAPhotoIsReadWithoutCrashing() throws {
+        let bytes = try readWholeFile(Fixtures.photo("ne-little-endian.jpg"))
+        for length in 0...bytes.count {
+            let reading = GPSReader().read(bytes: Array(bytes[..<length]))
+            // Until the GPS IFD is complete the file is an error; after it, the fix is whole.
+            #expect(reading.status == .error || reading.status == .located || reading.status == .invalidGPS)
+            if reading.status == .located {
+                #expect(reading.fix?.latitude == 48.858222222222224)
+            }
+        }
+    }
+}

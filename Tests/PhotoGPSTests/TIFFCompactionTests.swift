@@ -1,0 +1,248 @@
+import CExif
+import Testing
+
+@testable import PhotoGPS
+
+/// A source in memory that records every range read from it.
+final class RecordingSource: ByteSource {
+    let storage: [UInt8]
+    private(set) var reads: [Range<Int>] = []
+
+    init(_ storage: [UInt8]) { self.storage = storage }
+
+    var count: Int { storage.count }
+
+    func bytes(at offset: Int, length: Int) -> [UInt8] {
+        let bytes = MemorySource(storage: storage).bytes(at: offset, length: length)
+        reads.append(offset..<offset + bytes.count)
+        return bytes
+    }
+
+    /// Whether any read touched `range`.
+    func touched(_ range: Range<Int>) -> Bool { reads.contains { $0.overlaps(range) } }
+}
+
+/// TIFFReader and CompactTIFF (TIFFCompaction.swift) on TIFF structures written by hand.
+@Suite struct TIFFCompactionTests {
+    static let little = TIFFBytes(bigEndian: false)
+    static let big = TIFFBytes(bigEndian: true)
+
+    // MARK: TIFFReader
+
+    @Test(
+        arguments: [
+            ([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], false),
+            ([0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8], true),
+            ([0x49, 0x49, 0x52, 0x4F, 8, 0, 0, 0], false),  // Olympus ORF
+            ([0x49, 0x49, 0x55, 0x00, 8, 0, 0, 0], false),  // Panasonic RW2
+        ] as [([UInt8], Bool)])
+    func theHeaderGivesTheByteOrderAndIFD0(header: [UInt8], bigEndian: Bool) throws {
+        let reader = try TIFFReader(source: MemorySource(storage: header))
+        #expect(reader.bigEndian == bigEndian)
+        #expect(reader.firstIFD == 8)
+    }
+
+    @Test(
+        arguments: [
+            ([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0, 0, 0, 0, 0], PhotoGPSError.unsupportedFormat("BigTIFF")),
+            ([0x49, 0x4D, 0x2A, 0x00, 8, 0, 0, 0], .malformedEXIF("no TIFF byte-order mark")),
+            ([0x49, 0x49, 0x2C, 0x00, 8, 0, 0, 0], .malformedEXIF("TIFF magic number 44")),
+            ([0x49, 0x49, 0x2A, 0x00, 8], .truncated("the file ends inside the TIFF header")),
+        ] as [([UInt8], PhotoGPSError)])
+    func aBadHeaderIsAnError(header: [UInt8], error: PhotoGPSError) {
+        #expect(throws: error) { try TIFFReader(source: MemorySource(storage: header)) }
+    }
+
+    @Test(arguments: [false, true])
+    func readIFDReadsInlineAndOutOfLineValuesInTheTIFFsOrder(bigEndian: Bool) throws {
+        let tiff = TIFFBytes(bigEndian: bigEndian)
+        let bytes = tiff.tiff(ifd0: [
+            tiff.entry(ExifTag.make, .ascii, Array("Nikon".utf8).map(UInt32.init) + [0]),
+            tiff.entry(0x0112, .short, [1]),
+        ])
+        let reader = try TIFFReader(source: MemorySource(storage: bytes))
+        let entries = try #require(try reader.readIFD(at: reader.firstIFD))
+        #expect(entries.map(\.tag) == [ExifTag.make, 0x0112])
+        #expect(entries[0].value == Array("Nikon".utf8) + [0])
+        #expect(entries[0].count == 6)
+        #expect(entries[1].value == tiff.u16(1))
+        #expect(entries[1].type == TIFFType.short.rawValue)
+    }
+
+    @Test func readIFDLeavesOutWhatItCannotOrNeedNotHold() throws {
+        let tiff = Self.little
+        var outside = tiff.entry(GPSTag.latitude, .rational, [1, 1, 2, 1, 3, 1])
+        outside.offset = 0x7000
+        let unknownType = TIFFBytes.Entry(tag: GPSTag.longitude, type: 14, count: 1, value: [0, 0, 0, 0])
+        let large = TIFFBytes.Entry(
+            tag: GPSTag.mapDatum, type: TIFFType.undefined.rawValue, count: 100,
+            value: [UInt8](repeating: 7, count: 100))
+        let kept = tiff.entry(GPSTag.altitudeRef, .byte, [1])
+        let bytes = tiff.tiff(ifd0: [outside, unknownType, large, kept])
+        let reader = try TIFFReader(source: MemorySource(storage: bytes))
+        let entries = try #require(try reader.readIFD(at: reader.firstIFD, valueLimit: 64))
+        #expect(entries.map(\.tag) == [GPSTag.altitudeRef])
+        #expect(try reader.readIFD(at: 0) == nil)
+        #expect(try reader.readIFD(at: 4) == nil)  // inside the header
+        #expect(try reader.readIFD(at: UInt32(bytes.count)) == nil)
+    }
+
+    @Test func readIFDWithTagsNeverReadsTheValuesOfOthers() throws {
+        let tiff = Self.big
+        let makerNote = TIFFBytes.Entry(
+            tag: 0x927C, type: TIFFType.undefined.rawValue, count: 4000, value: [UInt8](repeating: 0xAB, count: 4000))
+        let bytes = tiff.tiff(ifd0: [tiff.entry(ExifTag.make, .ascii, [0x41, 0]), makerNote])
+        let makerNoteStart = bytes.count - 4000
+        let source = RecordingSource(bytes)
+        let reader = try TIFFReader(source: source)
+        let entries = try #require(try reader.readIFD(at: reader.firstIFD, keeping: [ExifTag.make]))
+        #expect(entries.map(\.tag) == [ExifTag.make])
+        #expect(!source.touched(makerNoteStart..<bytes.count))
+        // Without a filter, the same IFD does read it.
+        #expect(try reader.readIFD(at: reader.firstIFD)?.count == 2)
+        #expect(source.touched(makerNoteStart..<bytes.count))
+        // Compaction reads IFD0 with a filter: the maker note costs nothing.
+        let compacting = RecordingSource(bytes)
+        _ = try CompactTIFF.block(from: TIFFReader(source: compacting))
+        #expect(!compacting.touched(makerNoteStart..<bytes.count))
+    }
+
+    @Test func lookupTellsAnAbsentTagFromAnIFDCutShort() throws {
+        let tiff = Self.little
+        let bytes = tiff.tiff(ifd0: [tiff.entry(ExifTag.make, .ascii, [0x41, 0])], gps: [])
+        let reader = try TIFFReader(source: MemorySource(storage: bytes))
+        guard case .found(let offset, let type, let count) = try reader.lookup(ExifTag.gpsIFDPointer, inIFDAt: 8) else {
+            Issue.record("the GPS pointer is not found")
+            return
+        }
+        #expect(type == TIFFType.long.rawValue && count == 1 && reader.contains(ifdAt: offset))
+        #expect(try reader.lookup(ExifTag.model, inIFDAt: 8) == .absent)
+        let cut = try TIFFReader(source: MemorySource(storage: Array(bytes.prefix(8 + 2 + 12))))
+        #expect(try cut.lookup(ExifTag.gpsIFDPointer, inIFDAt: 8) == .cutShort)
+        #expect(try cut.lookup(ExifTag.gpsIFDPointer, inIFDAt: 100) == .cutShort)
+    }
+
+    // MARK: CompactTIFF
+
+    /// A TIFF with everything phototag reads and much that it does not.
+    static func fullTIFF(_ tiff: TIFFBytes) -> [UInt8] {
+        tiff.tiff(
+            ifd0: [
+                tiff.entry(ExifTag.make, .ascii, Array("Make".utf8).map(UInt32.init) + [0]),
+                tiff.entry(ExifTag.model, .ascii, Array("Model X".utf8).map(UInt32.init) + [0]),
+                tiff.entry(0x0131, .ascii, Array("Software".utf8).map(UInt32.init) + [0]),
+                TIFFBytes.Entry(
+                    tag: 0x927C, type: TIFFType.undefined.rawValue, count: 3000,
+                    value: [UInt8](repeating: 1, count: 3000)),
+            ],
+            gps: [
+                tiff.entry(GPSTag.versionID, .byte, [2, 3, 0, 0]),
+                tiff.entry(GPSTag.latitudeRef, .ascii, [0x4E, 0]),
+                tiff.entry(GPSTag.latitude, .rational, [48, 1, 51, 1, 2960, 100]),
+                tiff.entry(0x001B, .undefined, [UInt32](repeating: 0x41, count: 12)),  // GPSProcessingMethod
+                TIFFBytes.Entry(
+                    tag: GPSTag.mapDatum, type: TIFFType.ascii.rawValue, count: 2000,
+                    value: [UInt8](repeating: 0x41, count: 2000)),
+            ])
+    }
+
+    @Test(arguments: [false, true])
+    func theCompactBlockKeepsExactlyWhatIsReadInTheOriginalByteOrder(bigEndian: Bool) throws {
+        let tiff = TIFFBytes(bigEndian: bigEndian)
+        let original = Self.fullTIFF(tiff)
+        let compact = try CompactTIFF.block(from: TIFFReader(source: MemorySource(storage: original)))
+        #expect(compact.starts(with: GPSReader.exifIdentifier))
+        #expect(compact.count < 200)
+        let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
+        #expect(reader.bigEndian == bigEndian)
+        let ifd0 = try #require(try reader.readIFD(at: reader.firstIFD))
+        #expect(ifd0.map(\.tag) == [ExifTag.make, ExifTag.model, ExifTag.gpsIFDPointer])
+        let gpsOffset = try #require(reader.pointer(ExifTag.gpsIFDPointer, in: ifd0))
+        let gps = try #require(try reader.readIFD(at: gpsOffset))
+        // GPSProcessingMethod is not read; a 2,000-byte GPSMapDatum is over the value limit.
+        #expect(gps.map(\.tag) == [GPSTag.versionID, GPSTag.latitudeRef, GPSTag.latitude])
+        // libexif reads the same values from the compact block as from the original.
+        let fromCompact = try ExifBlock(payload: compact)
+        let fromOriginal = try ExifBlock(payload: GPSReader.exifIdentifier + original)
+        #expect(fromCompact.gpsTags().latitude == fromOriginal.gpsTags().latitude)
+        #expect(fromCompact.gpsTags().latitude != nil)
+        #expect(fromCompact.camera() == fromOriginal.camera())
+        #expect(fromCompact.camera().model == "Model X")
+    }
+
+    @Test func theEXIFIFDKeepsItsThreeCaptureTimeTags() throws {
+        let tiff = Self.little
+        let exif: [TIFFEntry] = [
+            TIFFEntry(
+                tag: ExifTag.dateTimeOriginal, type: TIFFType.ascii.rawValue, count: 20,
+                value: Array("2020:01:02 03:04:05".utf8) + [0]),
+            TIFFEntry(
+                tag: 0x829A, type: TIFFType.rational.rawValue, count: 1, value: tiff.components(.long, [1, 250])),
+            TIFFEntry(
+                tag: ExifTag.subSecTimeOriginal, type: TIFFType.ascii.rawValue, count: 3, value: [0x32, 0x34, 0]),
+        ]
+        let compact = CompactTIFF.build(bigEndian: false, ifd0: [], exif: exif, gps: .absent)
+        let camera = try ExifBlock(payload: compact).camera()
+        #expect(camera.dateTimeOriginal == "2020-01-02T03:04:05")
+        #expect(camera.subSecTimeOriginal == "24")
+        let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
+        let ifd0 = try #require(try reader.readIFD(at: reader.firstIFD))
+        #expect(ifd0.map(\.tag) == [ExifTag.exifIFDPointer])
+        let exifOffset = try #require(reader.pointer(ExifTag.exifIFDPointer, in: ifd0))
+        let exifIFD = try #require(try reader.readIFD(at: exifOffset))
+        #expect(exifIFD.map(\.tag) == [ExifTag.dateTimeOriginal, ExifTag.subSecTimeOriginal])
+    }
+
+    @Test func aBadGPSPointerIsKeptAsIsAndAnOutOfBoundsOneStaysOutside() throws {
+        let bad = TIFFEntry(tag: ExifTag.gpsIFDPointer, type: TIFFType.short.rawValue, count: 2, value: [0, 1, 0, 2])
+        let withBad = CompactTIFF.build(bigEndian: true, ifd0: [bad], exif: [], gps: .badPointer(bad))
+        let badReader = try TIFFReader(source: MemorySource(storage: withBad), base: 6)
+        #expect(
+            try badReader.lookup(ExifTag.gpsIFDPointer, inIFDAt: badReader.firstIFD)
+                == .found(0x0001_0002, type: TIFFType.short.rawValue, count: 2))
+
+        let outside = CompactTIFF.build(bigEndian: true, ifd0: [], exif: [], gps: .outOfBounds)
+        let reader = try TIFFReader(source: MemorySource(storage: outside), base: 6)
+        guard case .found(let offset, _, _) = try reader.lookup(ExifTag.gpsIFDPointer, inIFDAt: reader.firstIFD) else {
+            Issue.record("the GPS pointer is lost")
+            return
+        }
+        #expect(!reader.contains(ifdAt: offset))
+    }
+
+    @Test func blockFromATIFFWithAGPSPointerOutsideIt() throws {
+        let tiff = Self.little
+        var bytes = tiff.tiff(ifd0: [tiff.entry(ExifTag.make, .ascii, [0x41, 0])], gps: [])
+        // Point the GPS IFD past the end.
+        let at = 8 + 2 + 12 + 8
+        bytes.replaceSubrange(at..<at + 4, with: tiff.u32(0x10000))
+        let compact = try CompactTIFF.block(from: TIFFReader(source: MemorySource(storage: bytes)))
+        let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
+        guard case .found(let offset, _, _) = try reader.lookup(ExifTag.gpsIFDPointer, inIFDAt: reader.firstIFD) else {
+            Issue.record("the GPS pointer is lost")
+            return
+        }
+        #expect(offset == 0xFFFF_FFF0)
+    }
+
+    @Test func anIFD0OutsideTheTIFFIsAnError() {
+        let header: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x00, 0x10, 0, 0]
+        #expect(throws: PhotoGPSError.malformedEXIF("IFD0 offset 4096 is outside the TIFF")) {
+            try CompactTIFF.block(from: TIFFReader(source: MemorySource(storage: header)))
+        }
+    }
+
+    @Test func oddLengthValuesArePaddedSoTheNextOneStaysAligned() throws {
+        let entries = [
+            TIFFEntry(tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 5, value: Array("Sony".utf8) + [0]),
+            TIFFEntry(tag: ExifTag.model, type: TIFFType.ascii.rawValue, count: 7, value: Array("ILCE-7".utf8) + [0]),
+        ]
+        let compact = CompactTIFF.build(bigEndian: false, ifd0: entries, exif: [], gps: .absent)
+        let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
+        let table = Array(compact[(6 + 8 + 2)...])
+        let makeOffset = TIFFReader<MemorySource>.u32(table, 8, false)
+        let modelOffset = TIFFReader<MemorySource>.u32(table, 12 + 8, false)
+        #expect(makeOffset % 2 == 0 && modelOffset == makeOffset + 6)
+        #expect(try reader.readIFD(at: reader.firstIFD)?.map(\.value) == entries.map(\.value))
+    }
+}
