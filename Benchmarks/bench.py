@@ -726,15 +726,15 @@ def targets(results, out):
 # ---------------------------------------------------------------------------------------------
 
 
-def snapshot(cache):
-    """Copies the binaries `make bench` just built into the cache and measures the copies, so that
-    a build in the same work tree during the run (a plain `swift build -c release` writes to the
-    same .build/release/phototag) cannot swap them mid-measurement. Returns a line
-    that says what was measured."""
+def snapshot(cache, binary=None):
+    """Copies the binaries `make bench` just built (or `binary`, for phototag) into the cache and
+    measures the copies, so that a build in the same work tree during the run (a plain `swift
+    build -c release` writes to the same .build/release/phototag) cannot swap them
+    mid-measurement. Returns a line that says what was measured."""
     global PHOTOTAG, QUERIES
     copies = {}
     for name in ("phototag", "place-queries"):
-        source = os.path.join(BIN, name)
+        source = binary if binary and name == "phototag" else os.path.join(BIN, name)
         if os.path.exists(source):
             target = os.path.join(cache, "bin", name)
             shutil.copy2(source, target + ".tmp")
@@ -754,7 +754,8 @@ def snapshot(cache):
             linkage = "Swift runtime linked statically"
     except OSError:
         linkage = "linkage unknown (no ldd)"
-    return f"binary: .build/release/phototag built at {built}, {os.path.getsize(PHOTOTAG) / 1e6:.1f} MB, {linkage}"
+    shown = os.path.relpath(binary, ROOT) if binary else ".build/release/phototag"
+    return f"binary: {shown} built at {built}, {os.path.getsize(PHOTOTAG) / 1e6:.1f} MB, {linkage}"
 
 
 def versions(tools):
@@ -806,14 +807,17 @@ def main():
     parser.add_argument("--memory-files", type=int, default=1_000_000,
                         help="links scanned in the memory section, against a tenth as many (default 1,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the photos and points (default 1)")
+    parser.add_argument("--binary", help="the phototag to measure (default .build/release/phototag): compare builds")
     parser.add_argument("--cache", default=os.environ.get("PHOTOTAG_BENCH_CACHE", os.path.join(HERE, ".cache")),
                         help="where the generated photos, points and helpers are kept (default Benchmarks/.cache)")
     args = parser.parse_args()
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {', '.join(unknown)}; sections are {', '.join(SECTIONS)}")
-    if not os.path.exists(PHOTOTAG):
-        sys.exit("bench: .build/release/phototag is missing; run `make bench`")
+    if args.binary:
+        args.binary = os.path.abspath(args.binary)
+    if not os.path.exists(args.binary or PHOTOTAG):
+        sys.exit(f"bench: {args.binary or '.build/release/phototag'} is missing; run `make bench`")
 
     if args.quick:
         plan = {"fast": 11, "exiftool-one": 5, "scan": 5, "exiftool-scan": 1, "exiftool-fast2": 0, "exiv2-scan": 3,
@@ -835,7 +839,7 @@ def main():
         lines.append(text)
 
     tools = Tools(args.cache)
-    binary = snapshot(args.cache)
+    binary = snapshot(args.cache, args.binary)
     out(f"# phototag benchmark {stamp}{' (quick)' if args.quick else ''}: {machine()}")
     for line in versions(tools) + [binary]:
         out(f"# {line}")
