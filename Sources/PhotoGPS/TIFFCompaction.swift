@@ -73,6 +73,7 @@ struct TIFFReader<Source: ByteSource> {
         let count = min(Int(Self.u16(countBytes, 0, bigEndian)), 1000, (end - start - 2) / 12)
         let table = try source.bytes(at: start + 2, length: 12 * count)
         var entries: [TIFFEntry] = []
+        entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
         for index in 0..<(table.count / 12) {
             let at = 12 * index
             let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
@@ -112,17 +113,20 @@ struct TIFFReader<Source: ByteSource> {
         guard start + 2 <= end else { return .cutShort }
         let countBytes = try source.bytes(at: start, length: 2)
         let count = Int(Self.u16(countBytes, 0, bigEndian))
-        for index in 0..<count {
-            let at = start + 2 + 12 * index
-            guard at + 12 <= end else { return .cutShort }
-            let entry = try source.bytes(at: at, length: 12)
-            if Self.u16(entry, 0, bigEndian) == tag {
+        // The entries that lie inside the TIFF, read 32 at a time (one read, not one per entry).
+        let inside = min(count, (end - start - 2) / 12)
+        var first = 0
+        while first < inside {
+            let chunk = min(32, inside - first)
+            let table = try source.bytes(at: start + 2 + 12 * first, length: 12 * chunk)
+            for at in stride(from: 0, to: table.count - 11, by: 12) where Self.u16(table, at, bigEndian) == tag {
                 return .found(
-                    Self.u32(entry, 8, bigEndian), type: Self.u16(entry, 2, bigEndian),
-                    count: Self.u32(entry, 4, bigEndian))
+                    Self.u32(table, at + 8, bigEndian), type: Self.u16(table, at + 2, bigEndian),
+                    count: Self.u32(table, at + 4, bigEndian))
             }
+            first += chunk
         }
-        return .absent
+        return inside < count ? .cutShort : .absent
     }
 
     /// Whether an IFD could start at `offset` (its entry count lies inside the TIFF).
