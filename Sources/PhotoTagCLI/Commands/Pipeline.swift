@@ -10,6 +10,57 @@ import PhotoTagSupport
 /// The number of processors online (at least 1).
 func processorCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
+/// Runs `body` on a new POSIX thread of its own.
+///
+/// Not on Dispatch's global queue: on Linux its pool grows past the number of cores only slowly
+/// when threads block, and the scan's readers spend most of their time blocked in `open` and
+/// `read` on slow storage.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    final class Start: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let start = Unmanaged.passRetained(Start(body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    var thread = pthread_t()
+    let result = pthread_create(
+        &thread, &attributes,
+        { raw in
+            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, start)
+    if result != 0 {
+        // No thread to be had (a limit reached): run it on Dispatch's pool instead.
+        let start = Unmanaged<Start>.fromOpaque(start).takeRetainedValue()
+        DispatchQueue.global().async { start.body() }
+    }
+}
+
+/// A bound on how many threads do CPU work at once, while more of them wait for storage.
+///
+/// The scan's readers are many more than the cores (an open or a read on a cold disk or a
+/// network share waits for the device, not the CPU); each takes a slot here only for the part
+/// of its work that computes (parsing, the place, rendering), so the CPU work runs on one
+/// thread per core, as with no extra readers.
+final class CPUSlots: Sendable {
+    private let slots: DispatchSemaphore?
+
+    /// `count` threads at once; none is ever kept waiting when `count` is at least `threads`.
+    init(count: Int, threads: Int) {
+        slots = count < threads ? DispatchSemaphore(value: max(1, count)) : nil
+    }
+
+    func run<T>(_ body: () -> T) -> T {
+        guard let slots else { return body() }
+        slots.wait()
+        defer { slots.signal() }
+        return body()
+    }
+}
+
 /// Runs `work` on items in parallel and hands the results to `deliver` in submission order.
 ///
 /// At most `window` items are in flight: `submit` blocks until the oldest ones are delivered,
@@ -47,7 +98,7 @@ final class OrderedPipeline<Item: Sendable, Output: Sendable>: Sendable {
         guard self.workers > 1 else { return }
         for _ in 0..<self.workers {
             group.enter()
-            DispatchQueue.global().async { [self] in
+            startThread { [self] in
                 defer { group.leave() }
                 runWorker()
             }

@@ -1,6 +1,12 @@
 import PhotoGPS
 import ReverseGeocoding
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `phototag scan`'s settings.
 struct ScanOptions: Equatable, Sendable {
     var paths: [Argument]
@@ -87,12 +93,27 @@ extension Context {
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()
         let place = options.place
+        // More readers than cores (the default): each opens its file and waits for its head
+        // outside the CPU slots, then parses, looks up and renders in one; so many reads are in
+        // flight on slow storage while the CPU work runs on one thread per core.
+        let readers = options.selection.readers
+        let readsAhead = readers > processorCount()
+        let cpu = CPUSlots(count: processorCount(), threads: readers)
         @Sendable func process(_ item: ScanItem) -> Processed {
+            if readsAhead, case .file(let path, _, _) = item, let opened = HeadPrefetch.openHead(path) {
+                defer { close(opened) }
+                return cpu.run { compute(item, reading: GPSReader().read(openedFile: opened)) }
+            }
+            return cpu.run { compute(item, reading: nil) }
+        }
+        /// The record of `item`; `reading` is its file's when already read.
+        @Sendable func compute(_ item: ScanItem, reading: GPSReading?) -> Processed {
             var record: PhotoRecord
             switch item {
             case .file(let path, let sniffed, let sidecars):
                 record = SidecarMerge.record(
-                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path),
+                    file: String(decoding: path, as: UTF8.self),
+                    reading: reading ?? GPSReader().read(fileAtPath: path),
                     sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
@@ -119,9 +140,11 @@ extension Context {
             return Processed(record: record, rendered: formatter.render(.photo(record)))
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
-        // of per file, which was a good part of a scan's time in the kernel.
+        // of per file, which was a good part of a scan's time in the kernel. (Each batch's
+        // records and diagnostics are written together: the batches' size sets how the two
+        // streams interleave on one terminal, so it stays 32 whatever the number of readers.)
         let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
-            workers: options.selection.workers, window: 16, work: { batch in batch.map(process) },
+            workers: readers, window: max(16, 2 * readers), work: { batch in batch.map(process) },
             deliver: run.deliver)
         var walker = FileWalker(
             hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude, maxDepth: options.maxDepth,
