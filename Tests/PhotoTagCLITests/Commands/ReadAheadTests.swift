@@ -58,6 +58,36 @@ import Testing
         #expect(results.all.allSatisfy { $0 }, "at most \(gauge.peak) of 32 workers ran at once")
     }
 
+    @Test func reservedWorkersWaitForTheGateAndEndWithThePipeline() {
+        let gauge = Gauge()
+        let results = Results()
+        let gate = WorkerGate(reserved: 2)
+        let pipeline = OrderedPipeline<Int, Bool>(
+            workers: 4, window: 32, gate: gate,
+            work: { _ in
+                gauge.enter()
+                defer { gauge.leave() }
+                usleep(20_000)
+                return true
+            },
+            deliver: { results.append($0) })
+        for item in 0..<8 { pipeline.submit(item) }
+        usleep(100_000)
+        // Only the two eager workers have run (a warm page cache never needs more).
+        #expect(gauge.peak <= 2)
+        #expect(!gate.isOpen)
+        gate.open()
+        for item in 8..<24 { pipeline.submit(item) }
+        pipeline.finish()
+        #expect(gauge.peak >= 3, "the reserved workers never ran")
+        #expect(results.all.count == 24)
+        // A gate that never opens: finish lets its workers in to end them (this returns).
+        let closed = OrderedPipeline<Int, Bool>(
+            workers: 3, window: 8, gate: WorkerGate(reserved: 2), work: { _ in true }, deliver: { _ in })
+        for item in 0..<5 { closed.submit(item) }
+        closed.finish()
+    }
+
     @Test func cpuSlotsLetOnlyTheirCountComputeAtOnce() {
         let slots = CPUSlots(count: 2, threads: 8)
         let gauge = Gauge()
