@@ -106,6 +106,14 @@ bench: build
 	$(SWIFT) build -c release --static-swift-stdlib --product place-queries
 	python3 Benchmarks/bench.py $(BENCH_ARGS)
 
+# Where a scan's and a geocode's time goes: callgrind's instructions and allocations per file and
+# per point (stable on a busy machine: compare them before and after a change), the top functions,
+# and a perf profile (see Benchmarks/README.md, "Profiles"). PROFILE_ARGS is passed to the script.
+PROFILE_ARGS ?= --geocode --perf
+.PHONY: bench-profile
+bench-profile: build
+	python3 Benchmarks/profile_scan.py $(PROFILE_ARGS)
+
 # The peers `make bench` compares with: ExifTool, Exiv2, GNU time (apt-get), reverse_geocoder (pip).
 # Accuracy (see Benchmarks/README.md, "Accuracy"): country, UTC offset and city on seeded point sets
 # whose truth comes from the shared boundary polygons and cities500 (PHOTOTAG_SHARED, default

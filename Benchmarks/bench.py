@@ -21,9 +21,20 @@ Sections (all by default, in this order):
   geocode  `phototag geocode --format ndjson` of 1,000,000 random points on stdin, against
            Python's reverse_geocoder mode 1 and mode 2 on the same points (whole processes)
   queries  in-process nearest-place queries per second (Benchmarks/PlaceQueries)
+  real     `phototag scan` of 20,000 hard links to the real valid-GPS camera JPEGs of the shared
+           dev corpus (Benchmarks/realphotos.py), warm page cache, against the 64 KiB floor on one
+           thread and on 32, and ExifTool and Exiv2 on the first 1,000 of them
+  cold     the same scan of 8,000 distinct 200 KB photo heads with the page cache dropped before
+           every run (root only), against the floor on one thread and on 32
+  fuse     the same scan of 1,000 links through a FUSE passthrough that answers every open and
+           read after 2 ms (Benchmarks/latencyfs.c, a stand-in for a NAS), against the 32-thread
+           floor, ExifTool and Exiv2 on the same mount
+  alloc    instructions, allocations and Swift objects per file of the real-photo scan, counted
+           by callgrind (Benchmarks/profile_scan.py)
   videos   `phototag scan` of 2,000 phone-like videos (Benchmarks/videos.py: a small real moov
            after a sparse 0.1-6 GB mdat), against `exiftool -r -n -json`; with strace installed,
            also the reads and bytes phototag reads per video
+  memory   peak RSS of `phototag scan` over 1,000,000 links to the real photos, against 100,000
 Then the issue's targets, each with the measured value and PASS or MISS.
 """
 import argparse
@@ -35,6 +46,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,9 +56,14 @@ PHOTOTAG = os.path.join(BIN, "phototag")  # replaced by its copy in the cache (s
 QUERIES = os.path.join(BIN, "place-queries")
 sys.path.insert(0, HERE)
 import corpus  # noqa: E402  (Benchmarks/corpus.py)
+import profile_scan  # noqa: E402  (Benchmarks/profile_scan.py)
+import realphotos  # noqa: E402  (Benchmarks/realphotos.py)
 import videos  # noqa: E402  (Benchmarks/videos.py)
 
-SECTIONS = ["tiny", "locate", "scan", "geocode", "queries", "videos"]
+SECTIONS = ["tiny", "locate", "scan", "real", "cold", "fuse", "alloc", "geocode", "queries", "videos", "memory"]
+# The reader threads of the multi-threaded floor: more reads in flight than any disk queue or
+# network share needs to be busy, and than phototag's default number of workers on most machines.
+FLOOR_THREADS = 32
 
 
 # ---------------------------------------------------------------------------------------------
@@ -54,8 +71,8 @@ SECTIONS = ["tiny", "locate", "scan", "geocode", "queries", "videos"]
 
 
 class Tools:
-    """The compiled helpers (runner, floor), built with `cc -O2` into the cache when their source
-    changed."""
+    """The compiled helpers (runner, floor, and latencyfs where libfuse3 is installed), built with
+    `cc -O2` into the cache when their source changed."""
 
     def __init__(self, cache):
         self.dir = os.path.join(cache, "bin")
@@ -63,16 +80,30 @@ class Tools:
         compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("clang") or shutil.which("gcc")
         if not compiler:
             sys.exit("bench: a C compiler (cc) is needed for Benchmarks/runner.c and Benchmarks/floor.c")
-        self.runner = self.build(compiler, "runner")
-        self.floor = self.build(compiler, "floor")
         self.compiler = compiler
+        self.runner = self.build("runner")
+        self.floor = self.build("floor", ["-pthread"])
+        self._latencyfs = None
 
-    def build(self, compiler, name):
+    def build(self, name, flags=()):
         source = os.path.join(HERE, f"{name}.c")
         target = os.path.join(self.dir, name)
         if not os.path.exists(target) or os.path.getmtime(target) < os.path.getmtime(source):
-            subprocess.run([compiler, "-O2", "-o", target, source], check=True)
+            subprocess.run([self.compiler, "-O2", "-o", target, source] + list(flags), check=True)
         return target
+
+    def latencyfs(self):
+        """The FUSE passthrough with injected latency: its path, or (None, why it cannot be built)."""
+        if self._latencyfs is None:
+            flags = subprocess.run(["pkg-config", "--cflags", "--libs", "fuse3"], capture_output=True, text=True)
+            if flags.returncode != 0:
+                self._latencyfs = (None, "libfuse3 is not installed (`make bench-peers` installs fuse3 and libfuse3-dev)")
+            else:
+                try:
+                    self._latencyfs = (self.build("latencyfs", flags.stdout.split()), None)
+                except subprocess.CalledProcessError as error:
+                    self._latencyfs = (None, f"Benchmarks/latencyfs.c did not compile ({error})")
+        return self._latencyfs
 
 
 class Row:
@@ -160,10 +191,18 @@ def fmt_rate(value):
     return f"{value / 1e6:.2f} M" if value >= 1e6 else f"{value:,.0f}"
 
 
+def relative(row, other):
+    """`row`'s median over `other`'s; per item when both count items and the counts differ (a slow
+    peer timed on the first 1,000 files of a larger folder)."""
+    if row.count and other.count and row.count != other.count:
+        return (row.median / row.count) / (other.median / other.count)
+    return row.median / other.median
+
+
 def render(title, rows, unit=None, floor=None):
     """A table: rows[0] is phototag (the reference of "vs phototag"); `unit` names the rate column
-    (items per second, for rows with a count); `floor` is the row that "vs floor" divides by."""
-    reference = rows[0].median
+    (items per second, for rows with a count); `floor` is the row that "vs floor" divides by.
+    Rows over fewer items than phototag's are compared per item."""
     header = f"{'':46} {'runs':>4} {'median ms':>10} {'(min-max)':>19}"
     if unit:
         header += f" {unit:>12}"
@@ -180,9 +219,9 @@ def render(title, rows, unit=None, floor=None):
         if unit:
             text += f" {fmt_rate(row.count / (row.median / 1000)) if row.count else '':>12}"
         text += f" {row.rss / 1024:>7.1f} MB" if row.rss else f" {'?':>10}"
-        text += f" {'' if row is rows[0] else f'{row.median / reference:.1f}x':>11}"
+        text += f" {'' if row is rows[0] else f'{relative(row, rows[0]):.1f}x':>11}"
         if floor:
-            text += f" {row.median / floor.median:>8.2f}x" if floor.median else ""
+            text += f" {relative(row, floor):>8.2f}x" if floor.median else ""
         lines.append(text)
     for row in rows:
         if row.note and not row.missing:
@@ -352,6 +391,225 @@ def bench_videos(tools, plan, folder, manifest, out, results):
                f"warm page cache, {os.cpu_count()} cores", rows, unit="files/s"))
     results["videos"] = rows
 
+def check_real(folder, manifest, out, what, cwd_label="."):
+    """An untimed `phototag scan` of a real-photo folder: every file located at its corpus photo's
+    position. Prints the check line."""
+    expected = {path: (lat, lon) for path, _, lat, lon in realphotos.entries(manifest)}
+    result = subprocess.run([PHOTOTAG, "scan", "--format", "ndjson", "."], cwd=folder, capture_output=True, text=True)
+    located, wrong = 0, []
+    for line in result.stdout.splitlines():
+        record = json.loads(line)
+        name = os.path.relpath(record["file"], ".")
+        want = expected.get(name)
+        if record["status"] == "located" and want and max(abs(record["gps"]["latitude"] - want[0]),
+                                                          abs(record["gps"]["longitude"] - want[1])) <= 1e-5:
+            located += 1
+        else:
+            wrong.append(name)
+    photos = len(manifest["photos"])
+    out(f"check: phototag scan of the {what} located {located} of {len(expected)} files "
+        f"({photos} distinct corpus photos){', MISMATCHES: ' + ', '.join(wrong[:5]) if wrong else ', every position as the corpus manifest has it'}")
+
+
+def peers(tools, plan, folder, files, label, runs_exiv2):
+    """ExifTool and Exiv2 rows over `files` (paths in `folder`): one process each over them all."""
+    rows = []
+    if shutil.which("exiftool"):
+        rows.append(measure(tools, f"exiftool -n -json ({label}, no place)", ["exiftool", "-n", "-json"] + files,
+                            plan["exiftool-scan"], cwd=folder, count=len(files), warmup=0))
+    else:
+        rows.append(missing("exiftool -n -json", "libimage-exiftool-perl"))
+    if shutil.which("exiv2"):
+        rows.append(measure(tools, f"exiv2 -g Exif.GPSInfo -Pkv pr ({label})", ["exiv2", "-g", "Exif.GPSInfo", "-Pkv",
+                                                                              "pr"] + files,
+                            runs_exiv2, cwd=folder, count=len(files), warmup=0))
+    else:
+        rows.append(missing("exiv2 -g Exif.GPSInfo -Pkv pr", "exiv2"))
+    return rows
+
+
+def progress_line(what):
+    return lambda done, total: print(f"\r{what}: {done}/{total}", end="", file=sys.stderr, flush=True)
+
+
+def bench_real(tools, plan, cache, count, peer_count, out, results):
+    """The warm-cache scan of real camera photos: hard links to the dev corpus's valid-GPS JPEGs."""
+    folder, manifest = realphotos.links(cache, count, progress=progress_line("linking real photos"))
+    if folder is None:
+        out(f"\n## real: skipped: {manifest}")
+        return
+    out("")
+    check_real(folder, manifest, out, f"{count:,} links")
+    runs = plan["scan"]
+    rows = [measure(tools, "phototag scan --format ndjson (with place)", [PHOTOTAG, "scan", "--format", "ndjson", "."],
+                    runs, cwd=folder, count=count, ok=(0,))]
+    floor = measure(tools, "floor: 64 KiB of each, 1 thread (floor.c)", [tools.floor, "."], runs, cwd=folder,
+                    count=count, ok=(0,))
+    rows.append(floor)
+    rows.append(measure(tools, f"floor: 64 KiB of each, {FLOOR_THREADS} threads", [tools.floor, "-j", str(FLOOR_THREADS),
+                                                                                   "."],
+                        runs, cwd=folder, count=count, ok=(0,)))
+    files = [path for path, _, _, _ in realphotos.entries(manifest)][:peer_count]
+    rows += peers(tools, plan, folder, files, f"first {len(files):,}", plan["exiv2-scan"])
+    sizes = sorted(os.path.getsize(os.path.join(folder, path)) for path in files[:len(manifest["photos"])])
+    out(render(f"real: {count:,} hard links to {len(manifest['photos'])} real camera JPEGs with valid GPS "
+               f"({sizes[0] / 1024:.0f} KiB-{sizes[-1] / 1e6:.1f} MB; shared dev corpus), warm page cache, "
+               f"{os.cpu_count()} cores; peers per file over the first {len(files):,}", rows, unit="files/s",
+               floor=floor))
+    results["real"] = rows
+
+
+def drop_caches():
+    """Empties the page cache (and dentries and inodes): `sync; echo 3 > /proc/sys/vm/drop_caches`."""
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as handle:
+        handle.write("3\n")
+
+
+def cannot_drop_caches():
+    """Why the page cache cannot be dropped here, or None when it can."""
+    if not sys.platform.startswith("linux"):
+        return "dropping the page cache is done through Linux's /proc/sys/vm/drop_caches"
+    if os.geteuid() != 0:
+        return "not run as root: dropping the page cache (echo 3 > /proc/sys/vm/drop_caches) needs root"
+    try:
+        drop_caches()
+    except OSError as error:
+        return f"/proc/sys/vm/drop_caches cannot be written here ({error.strerror})"
+    return None
+
+
+def read_whole(path):
+    with open(path, "rb") as handle:
+        while handle.read(1 << 20):
+            pass
+
+
+def bench_cold(tools, plan, cache, count, out, results):
+    """The scan of distinct photo heads, each run after dropping the page cache."""
+    reason = cannot_drop_caches()
+    if reason:
+        out(f"\n## cold: skipped: {reason}")
+        return
+    folder, manifest = realphotos.heads(cache, count, progress=progress_line("writing photo heads"))
+    if folder is None:
+        out(f"\n## cold: skipped: {manifest}")
+        return
+    out("")
+    check_real(folder, manifest, out, f"{count:,} distinct photo heads")
+    commands = [("phototag scan --format ndjson (with place)", [PHOTOTAG, "scan", "--format", "ndjson", "."]),
+                ("floor: 64 KiB of each, 1 thread (floor.c)", [tools.floor, "."]),
+                (f"floor: 64 KiB of each, {FLOOR_THREADS} threads", [tools.floor, "-j", str(FLOOR_THREADS), "."])]
+    rows = [Row(name, count=count) for name, _ in commands]
+    # Round after round, each command after its own drop; the binaries themselves are read back
+    # into the cache right after the drop (a 50 MB static phototag would otherwise be timed
+    # loading its own pages).
+    for _ in range(plan["cold"]):
+        for row, (_, command) in zip(rows, commands):
+            drop_caches()
+            for binary in (tools.runner, command[0]):
+                read_whole(binary)
+            timed = measure(tools, row.name, command, 1, cwd=folder, count=count, ok=(0,), warmup=0)
+            row.times += timed.times
+            row.runs += 1
+            row.rss = max(row.rss or 0, timed.rss)
+    rows[2], rows[1] = rows[1], rows[2]  # phototag, the 32-thread floor, then the single thread
+    out(render(f"cold: {count:,} distinct {realphotos.HEAD_BYTES // 1000} KB photo heads (real camera JPEGs), page "
+               f"cache dropped before every run, {os.cpu_count()} cores; vs floor = vs the {FLOOR_THREADS}-thread "
+               f"floor", rows, unit="files/s", floor=rows[1]))
+    results["cold"] = rows
+
+
+def bench_fuse(tools, plan, cache, count, latency_ms, peer_count, out, results):
+    """The scan through a FUSE passthrough that answers every open and read after `latency_ms`."""
+    title = f"\n## fuse: {count:,} real photos through a {latency_ms:g} ms-per-open-and-read FUSE mount"
+    if not os.path.exists("/dev/fuse"):
+        out(f"{title}: skipped: there is no /dev/fuse (a container without FUSE, or not Linux)")
+        return
+    if not os.access("/dev/fuse", os.R_OK | os.W_OK):
+        out(f"{title}: skipped: /dev/fuse is not usable by this user")
+        return
+    if not (shutil.which("fusermount3") or os.geteuid() == 0):
+        out(f"{title}: skipped: fusermount3 is not installed (`make bench-peers` installs fuse3)")
+        return
+    binary, why = tools.latencyfs()
+    if not binary:
+        out(f"{title}: skipped: {why}")
+        return
+    folder, manifest = realphotos.links(cache, count, progress=progress_line("linking real photos"))
+    if folder is None:
+        out(f"{title}: skipped: {manifest}")
+        return
+    mount = tempfile.mkdtemp(prefix="phototag-latencyfs-")
+    server = subprocess.Popen([binary, folder, str(int(latency_ms * 1000)), mount, "-f", "-o", "max_threads=128"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 10
+        while not os.path.ismount(mount) and server.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not os.path.ismount(mount):
+            server.kill()
+            problem = (server.communicate()[1] or "it did not mount within 10 s").strip().splitlines()
+            out(f"{title}: skipped: Benchmarks/latencyfs.c could not mount ({problem[-1] if problem else '?'})")
+            return
+        out("")
+        check_real(mount, manifest, out, f"{count:,} links through the FUSE mount")
+        rows = [measure(tools, "phototag scan --format ndjson (with place)",
+                        [PHOTOTAG, "scan", "--format", "ndjson", "."], plan["fuse"], cwd=mount, count=count, ok=(0,),
+                        warmup=0)]
+        floor = measure(tools, f"floor: 64 KiB of each, {FLOOR_THREADS} threads",
+                        [tools.floor, "-j", str(FLOOR_THREADS), "."], plan["fuse"], cwd=mount, count=count, ok=(0,),
+                        warmup=0)
+        rows.append(floor)
+        files = [path for path, _, _, _ in realphotos.entries(manifest)][:peer_count]
+        rows.append(measure(tools, f"floor: 64 KiB of each, 1 thread (first {len(files)})", [tools.floor] + files,
+                            plan["fuse"], cwd=mount, count=len(files), ok=(0,), warmup=0))
+        rows += peers(tools, plan, mount, files, f"first {len(files)}", plan["fuse"])
+        out(render(f"fuse: {count:,} links to real camera JPEGs through Benchmarks/latencyfs.c ({latency_ms:g} ms "
+                   f"per open and per read, page cache dropped at every open: a stand-in for a NAS), "
+                   f"{os.cpu_count()} cores; vs floor = vs the {FLOOR_THREADS}-thread floor; single thread and "
+                   f"peers per file over the first {len(files)}", rows, unit="files/s", floor=floor))
+        results["fuse"] = rows
+    finally:
+        if os.path.ismount(mount):
+            unmount = ["fusermount3", "-u", mount] if shutil.which("fusermount3") else ["umount", mount]
+            subprocess.run(unmount, capture_output=True)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        os.rmdir(mount)
+
+
+def bench_alloc(cache, out, results):
+    """Instructions, allocations and Swift objects per file of the real-photo scan (callgrind)."""
+    try:
+        values, counts, functions = profile_scan.per_file(PHOTOTAG, cache)
+    except (RuntimeError, subprocess.CalledProcessError) as error:
+        out(f"\n## alloc: skipped: {error}")
+        return
+    out(f"\n## alloc: per file of `phototag scan --jobs 1 --format ndjson` of real photos, counted by callgrind")
+    out(profile_scan.report_callgrind(values, counts, functions, 12))
+    results["alloc"] = values
+
+
+def bench_memory(tools, cache, count, out, results):
+    """Peak RSS of a scan of `count` links against one of a tenth as many."""
+    rows = []
+    for files in (count // 10, count):
+        folder, manifest = realphotos.links(cache, files, progress=progress_line("linking real photos"))
+        if folder is None:
+            out(f"\n## memory: skipped: {manifest}")
+            return
+        rows.append(measure(tools, f"phototag scan --format ndjson, {files:,} files",
+                            [PHOTOTAG, "scan", "--format", "ndjson", "."], 1, cwd=folder, count=files, ok=(0,),
+                            warmup=0))
+    rows.reverse()
+    out(render(f"memory: peak RSS of one `phototag scan` of {count:,} links to real photos and of {count // 10:,}",
+               rows, unit="files/s"))
+    results["memory"] = rows
+
 
 def bench_geocode(tools, plan, points, count, out, results):
     rows = [measure(tools, "phototag geocode --format ndjson", [PHOTOTAG, "geocode", "--format", "ndjson"],
@@ -408,7 +666,7 @@ def targets(results, out):
 
     def ratio(section, peer_prefix):
         phototag, peer = find(results, section, "phototag"), find(results, section, peer_prefix)
-        return peer.median / phototag.median if phototag and peer else None
+        return relative(peer, phototag) if phototag and peer else None
 
     locate = find(results, "locate", "phototag")
     check("locate: median <= 10 ms", locate, f"{locate.median:.2f} ms" if locate else "",
@@ -425,32 +683,58 @@ def targets(results, out):
     check("scan: >= 250x faster than exiftool -r -n -json", value, f"{value:.0f}x" if value else "", value and value >= 250)
     value = ratio("scan", "exiv2")
     check("scan: >= 7x faster than exiv2", value, f"{value:.1f}x" if value else "", value and value >= 7)
+    real = find(results, "real", "phototag")
+    real_floor = find(results, "real", "floor: 64 KiB of each, 1 thread")
+    value = real.median / real_floor.median if real and real_floor else None
+    check("real, warm: <= 2.0x the single-thread 64 KiB floor", value, f"{value:.2f}x floor" if value else "",
+          value and value <= 2.0)
+    cold = find(results, "cold", "phototag")
+    cold_floor = find(results, "cold", f"floor: 64 KiB of each, {FLOOR_THREADS}")
+    value = cold.median / cold_floor.median if cold and cold_floor else None
+    check(f"cold: <= 1.25x the {FLOOR_THREADS}-thread floor", value, f"{value:.2f}x floor" if value else "",
+          value and value <= 1.25)
+    value = ratio("fuse", "exiftool")
+    check("fuse: >= 50x exiftool's files/s", value, f"{value:.0f}x" if value else "", value and value >= 50)
+    fuse = find(results, "fuse", "phototag")
+    fuse_floor = find(results, "fuse", f"floor: 64 KiB of each, {FLOOR_THREADS}")
+    value = fuse.median / fuse_floor.median if fuse and fuse_floor else None
+    check(f"fuse: <= 1.5x the {FLOOR_THREADS}-thread floor", value, f"{value:.2f}x floor" if value else "",
+          value and value <= 1.5)
+    alloc = results.get("alloc")
+    value = alloc["allocations"] if alloc else None
+    check("alloc: no allocation per file in the steady state", value,
+          f"{value:.1f} mallocs/file" if value is not None else "", value is not None and value < 0.5)
     geocode = find(results, "geocode", "phototag")
     seconds = geocode.median / 1000 * 1_000_000 / geocode.count if geocode else None
-    label = "geocode: 1M points <= 1.0 s, whole process"
+    label = "geocode: 1M points <= 1.2 s, whole process"
     if geocode and geocode.count != 1_000_000:
-        label = f"geocode: 1M points <= 1.0 s (scaled from {geocode.count:,})"
-    check(label, seconds, f"{seconds:.2f} s" if seconds else "", seconds and seconds <= 1.0)
+        label = f"geocode: 1M points <= 1.2 s (scaled from {geocode.count:,})"
+    check(label, seconds, f"{seconds:.2f} s" if seconds else "", seconds and seconds <= 1.2)
     value = ratio("geocode", "reverse_geocoder mode 2")
     check("geocode: >= 4.7x faster than reverse_geocoder mode 2", value, f"{value:.1f}x" if value else "",
           value and value >= 4.7)
     rss = locate.rss / 1024 if locate and locate.rss else None
     check("locate: peak RSS <= 30 MB", rss, f"{rss:.1f} MB" if rss else "", rss and rss <= 30)
+    memory = results.get("memory")
+    value = memory[0].rss / memory[1].rss if memory and memory[0].rss and memory[1].rss else None
+    check(f"memory: peak RSS of a {memory[0].count:,}-file scan flat (<= 1.1x {memory[1].count:,})" if memory
+          else "memory: peak RSS of a 1M-file scan flat (<= 1.1x 100k)", value,
+          f"{memory[0].rss / 1024:.1f} MB, {value:.2f}x" if value else "", value and value <= 1.1)
     out("\n".join(lines))
 
 
 # ---------------------------------------------------------------------------------------------
 
 
-def snapshot(cache):
-    """Copies the binaries `make bench` just built into the cache and measures the copies, so that
-    a build in the same work tree during the run (a plain `swift build -c release` writes to the
-    same .build/release/phototag) cannot swap them mid-measurement. Returns a line
-    that says what was measured."""
+def snapshot(cache, binary=None):
+    """Copies the binaries `make bench` just built (or `binary`, for phototag) into the cache and
+    measures the copies, so that a build in the same work tree during the run (a plain `swift
+    build -c release` writes to the same .build/release/phototag) cannot swap them
+    mid-measurement. Returns a line that says what was measured."""
     global PHOTOTAG, QUERIES
     copies = {}
     for name in ("phototag", "place-queries"):
-        source = os.path.join(BIN, name)
+        source = binary if binary and name == "phototag" else os.path.join(BIN, name)
         if os.path.exists(source):
             target = os.path.join(cache, "bin", name)
             shutil.copy2(source, target + ".tmp")
@@ -470,7 +754,8 @@ def snapshot(cache):
             linkage = "Swift runtime linked statically"
     except OSError:
         linkage = "linkage unknown (no ldd)"
-    return f"binary: .build/release/phototag built at {built}, {os.path.getsize(PHOTOTAG) / 1e6:.1f} MB, {linkage}"
+    shown = os.path.relpath(binary, ROOT) if binary else ".build/release/phototag"
+    return f"binary: {shown} built at {built}, {os.path.getsize(PHOTOTAG) / 1e6:.1f} MB, {linkage}"
 
 
 def versions(tools):
@@ -509,22 +794,37 @@ def main():
     parser.add_argument("--videos", type=int, default=2000, help="videos in the videos section (default 2000)")
     parser.add_argument("--points", type=int, default=1_000_000, help="points to geocode (default 1,000,000)")
     parser.add_argument("--queries", type=int, default=1_000_000, help="in-process queries (default 1,000,000)")
+    parser.add_argument("--real-files", type=int, default=20000,
+                        help="links to real photos in the real section (default 20,000)")
+    parser.add_argument("--peer-files", type=int, default=1000,
+                        help="of those, the first N that ExifTool and Exiv2 read in the real section (default 1,000)")
+    parser.add_argument("--cold-files", type=int, default=8000, help="distinct photo heads in the cold section (default 8,000)")
+    parser.add_argument("--fuse-files", type=int, default=1000, help="links read through FUSE (default 1,000)")
+    parser.add_argument("--fuse-latency-ms", type=float, default=2.0,
+                        help="latency of every open and read on the FUSE mount (default 2 ms)")
+    parser.add_argument("--fuse-peer-files", type=int, default=100,
+                        help="of those, the first N that the single-thread floor, ExifTool and Exiv2 read (default 100)")
+    parser.add_argument("--memory-files", type=int, default=1_000_000,
+                        help="links scanned in the memory section, against a tenth as many (default 1,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the photos and points (default 1)")
+    parser.add_argument("--binary", help="the phototag to measure (default .build/release/phototag): compare builds")
     parser.add_argument("--cache", default=os.environ.get("PHOTOTAG_BENCH_CACHE", os.path.join(HERE, ".cache")),
                         help="where the generated photos, points and helpers are kept (default Benchmarks/.cache)")
     args = parser.parse_args()
     unknown = [s for s in args.sections if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {', '.join(unknown)}; sections are {', '.join(SECTIONS)}")
-    if not os.path.exists(PHOTOTAG):
-        sys.exit("bench: .build/release/phototag is missing; run `make bench`")
+    if args.binary:
+        args.binary = os.path.abspath(args.binary)
+    if not os.path.exists(args.binary or PHOTOTAG):
+        sys.exit(f"bench: {args.binary or '.build/release/phototag'} is missing; run `make bench`")
 
     if args.quick:
         plan = {"fast": 11, "exiftool-one": 5, "scan": 5, "exiftool-scan": 1, "exiftool-fast2": 0, "exiv2-scan": 3,
-                "geocode": 3, "rg": 1}
+                "geocode": 3, "rg": 1, "cold": 3, "fuse": 2}
     else:
         plan = {"fast": 31, "exiftool-one": 11, "scan": 11, "exiftool-scan": 3, "exiftool-fast2": 1, "exiv2-scan": 5,
-                "geocode": 5, "rg": 3}
+                "geocode": 5, "rg": 3, "cold": 5, "fuse": 3}
     if args.runs:
         plan["fast"] = args.runs
 
@@ -539,7 +839,7 @@ def main():
         lines.append(text)
 
     tools = Tools(args.cache)
-    binary = snapshot(args.cache)
+    binary = snapshot(args.cache, args.binary)
     out(f"# phototag benchmark {stamp}{' (quick)' if args.quick else ''}: {machine()}")
     for line in versions(tools) + [binary]:
         out(f"# {line}")
@@ -581,6 +881,17 @@ def main():
             bench_queries(args.queries, out)
         elif section == "videos":
             bench_videos(tools, plan, video_folder, video_manifest, out, results)
+        elif section == "real":
+            bench_real(tools, plan, args.cache, args.real_files, args.peer_files, out, results)
+        elif section == "cold":
+            bench_cold(tools, plan, args.cache, args.cold_files, out, results)
+        elif section == "fuse":
+            bench_fuse(tools, plan, args.cache, args.fuse_files, args.fuse_latency_ms, args.fuse_peer_files, out,
+                       results)
+        elif section == "alloc":
+            bench_alloc(args.cache, out, results)
+        elif section == "memory":
+            bench_memory(tools, args.cache, args.memory_files, out, results)
         report = watch.report(busy)
         if report:
             out(report)

@@ -2,7 +2,10 @@
 #ifndef PHOTOTAG_CEXIF_SHIM_H
 #define PHOTOTAG_CEXIF_SHIM_H
 
+#include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <libexif/exif-data.h>
 #include <libexif/exif-content.h>
 #include <libexif/exif-entry.h>
@@ -11,16 +14,166 @@
 #include <libexif/exif-format.h>
 #include <libexif/exif-byte-order.h>
 #include <libexif/exif-utils.h>
+#include <libexif/exif-mem.h>
 
-// A fresh ExifData that keeps every tag as stored: libexif's defaults drop tags it does not know
-// and "repair" others (FOLLOW_SPECIFICATION), which would hide what the file really says. Owned.
-static inline ExifData *CExif_newVerbatimData(void) {
-    ExifData *data = exif_data_new();
-    if (data == NULL) return NULL;
+// ---- An arena for libexif's allocations --------------------------------------------------
+//
+// libexif allocates through an ExifMem: with the default one, a calloc for every entry it loads
+// and for every entry's value (about 60 for a camera's EXIF block) and a free for each again.
+// CExif_newArenaData gives it instead the calling thread's arena: one block of memory handed out
+// front to back and emptied, all at once, when the last ExifData made from it is released with
+// CExif_releaseArenaData. The arena starts at 64 KiB and grows (at the next emptying) to what a
+// block needed, so that in the steady state loading an EXIF block allocates nothing. An ExifData
+// of the arena must be released on the thread that made it (PhotoGPS's ExifBlock never crosses
+// a thread). Memory handed out past the arena's end comes from malloc and goes back to free.
+
+typedef struct CExif_Arena {
+    unsigned char *start;  // the arena's memory (NULL until first needed)
+    size_t capacity;       // its size
+    size_t used;           // bytes handed out since it was emptied
+    size_t demand;         // bytes asked for since it was emptied (the arena's next size)
+    unsigned live;         // ExifData of this arena not released yet
+    ExifMem *mem;          // the ExifMem that allocates from it (made once per thread)
+} CExif_Arena;
+
+// Every piece handed out starts with this header: the owning arena (NULL for malloc's) and
+// the size asked for (realloc copies that much).
+typedef struct CExif_ArenaHeader {
+    CExif_Arena *arena;
+    size_t size;
+} CExif_ArenaHeader;
+
+enum { CExif_arenaAlignment = 16, CExif_arenaHeaderSize = 16, CExif_arenaInitialSize = 64 * 1024 };
+
+static void CExif_destroyArena(void *raw) {
+    CExif_Arena *arena = (CExif_Arena *)raw;
+    if (arena->mem) exif_mem_unref(arena->mem);
+    free(arena->start);
+    free(arena);
+}
+
+// The key of the threads' arenas. (Statics inside functions: Swift emits the header's functions
+// that it calls, with their local statics, but not the header's own global variables.)
+static inline pthread_key_t *CExif_arenaKeyStorage(void) {
+    static pthread_key_t key;
+    return &key;
+}
+
+static void CExif_makeArenaKey(void) { (void)pthread_key_create(CExif_arenaKeyStorage(), CExif_destroyArena); }
+
+// The key, made once by the first thread that asks.
+static inline pthread_key_t CExif_arenaKey(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    (void)pthread_once(&once, CExif_makeArenaKey);
+    return *CExif_arenaKeyStorage();
+}
+
+static void *CExif_arenaAlloc(ExifLong size) {
+    CExif_Arena *arena = (CExif_Arena *)pthread_getspecific(CExif_arenaKey());
+    size_t need = CExif_arenaHeaderSize + (((size_t)size + CExif_arenaAlignment - 1) & ~(size_t)(CExif_arenaAlignment - 1));
+    unsigned char *piece;
+    CExif_ArenaHeader header = {NULL, (size_t)size};
+    if (arena && arena->live > 0) {
+        arena->demand += need;
+        if (arena->start && need <= arena->capacity - arena->used) {
+            piece = arena->start + arena->used;
+            arena->used += need;
+            header.arena = arena;
+        } else {
+            piece = (unsigned char *)malloc(need);
+        }
+    } else {
+        piece = (unsigned char *)malloc(need);  // the ExifMem itself, made before any ExifData
+    }
+    if (!piece) return NULL;
+    memcpy(piece, &header, sizeof header);
+    memset(piece + CExif_arenaHeaderSize, 0, (size_t)size);  // libexif expects zeroed memory (calloc)
+    return piece + CExif_arenaHeaderSize;
+}
+
+static void CExif_arenaFree(void *pointer) {
+    if (!pointer) return;
+    unsigned char *piece = (unsigned char *)pointer - CExif_arenaHeaderSize;
+    CExif_ArenaHeader header;
+    memcpy(&header, piece, sizeof header);
+    if (!header.arena) free(piece);  // the arena's pieces go when it is emptied
+}
+
+static void *CExif_arenaRealloc(void *pointer, ExifLong size) {
+    if (!pointer) return CExif_arenaAlloc(size);
+    CExif_ArenaHeader header;
+    memcpy(&header, (unsigned char *)pointer - CExif_arenaHeaderSize, sizeof header);
+    if ((size_t)size <= header.size) return pointer;
+    void *grown = CExif_arenaAlloc(size);
+    if (!grown) return NULL;
+    memcpy(grown, pointer, header.size);
+    CExif_arenaFree(pointer);
+    return grown;
+}
+
+// The calling thread's arena, made on first use; NULL when out of memory.
+static inline CExif_Arena *CExif_threadArena(void) {
+    CExif_Arena *arena = (CExif_Arena *)pthread_getspecific(CExif_arenaKey());
+    if (arena) return arena;
+    arena = (CExif_Arena *)calloc(1, sizeof *arena);
+    if (!arena) return NULL;
+    if (pthread_setspecific(CExif_arenaKey(), arena) != 0) {
+        free(arena);
+        return NULL;
+    }
+    arena->mem = exif_mem_new(CExif_arenaAlloc, CExif_arenaRealloc, CExif_arenaFree);
+    if (!arena->mem) return NULL;
+    return arena;
+}
+
+// A fresh ExifData that keeps every tag as stored (libexif's defaults drop tags it does not know
+// and "repair" others, FOLLOW_SPECIFICATION, which would hide what the file really says),
+// allocating from this thread's arena. Owned: release it with CExif_releaseArenaData on the
+// same thread. NULL when out of memory.
+static inline ExifData *CExif_newArenaData(void) {
+    CExif_Arena *arena = CExif_threadArena();
+    if (!arena || !arena->mem) return NULL;
+    arena->live++;
+    ExifData *data = exif_data_new_mem(arena->mem);
+    if (data == NULL) {
+        arena->live--;
+        return NULL;
+    }
     exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
     exif_data_unset_option(data, EXIF_DATA_OPTION_IGNORE_UNKNOWN_TAGS);
     return data;
 }
+
+// Releases an ExifData of CExif_newArenaData; the arena is emptied when it was the last one
+// (and grown first when it was too small for what was asked of it).
+static inline void CExif_releaseArenaData(ExifData *data) {
+    exif_data_unref(data);
+    CExif_Arena *arena = (CExif_Arena *)pthread_getspecific(CExif_arenaKey());
+    if (!arena || arena->live == 0 || --arena->live > 0) return;
+    if (arena->demand > arena->capacity || !arena->start) {
+        size_t capacity = arena->capacity ? arena->capacity : CExif_arenaInitialSize;
+        while (capacity < arena->demand) capacity *= 2;
+        unsigned char *start = (unsigned char *)malloc(capacity);
+        if (start) {
+            free(arena->start);
+            arena->start = start;
+            arena->capacity = capacity;
+        }
+    }
+    arena->used = 0;
+    arena->demand = 0;
+}
+
+// How many bytes the calling thread's arena holds (0 before its first ExifData): tests.
+//
+// The arena functions keep their state in function-local statics of these static inline
+// functions, of which every object file that calls them gets its own copy: call them from one
+// Swift file only (ExifBlock.swift), or two files would see two sets of arenas.
+static inline size_t CExif_threadArenaCapacity(void) {
+    CExif_Arena *arena = CExif_threadArena();
+    return arena ? arena->capacity : 0;
+}
+
 
 // ExifData.ifd is a C array (a tuple in Swift): index it here. Borrowed: do not unref.
 static inline ExifContent *CExif_content(ExifData *data, ExifIfd ifd) { return data->ifd[ifd]; }

@@ -33,6 +33,8 @@ struct MemorySource: ByteSource {
 /// `fstat(2)` on the open descriptor in case the path changed in between.
 final class FileSource: ByteSource {
     private let descriptor: Int32
+    /// Whether the descriptor is closed with the source (not when the caller opened it).
+    private let ownsDescriptor: Bool
     let count: Int
     /// One past the furthest byte any read has asked for: how much of the file was touched.
     private(set) var extent = 0
@@ -61,9 +63,21 @@ final class FileSource: ByteSource {
         }
         self.descriptor = descriptor
         self.count = Int(info.st_size)
+        ownsDescriptor = true
     }
 
-    deinit { close(descriptor) }
+    /// Reads through a descriptor the caller opened and closes, checked with `fstat(2)` as an
+    /// opened path is.
+    init(openedDescriptor descriptor: Int32) throws(PhotoGPSError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(errno: errno) }
+        if let kind = Self.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
+        self.descriptor = descriptor
+        self.count = Int(info.st_size)
+        ownsDescriptor = false
+    }
+
+    deinit { if ownsDescriptor { close(descriptor) } }
 
     func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8] {
         let wanted = max(0, min(length, count - offset))

@@ -91,6 +91,17 @@ public struct GPSReader: Sendable {
         }
     }
 
+    /// Reads the regular file open at `descriptor` (the caller opened it and closes it) as
+    /// ``read(fileAtPath:streamLimit:)`` reads a file once it has opened it: with `pread(2)`, from
+    /// offset 0. For a scan that opens files ahead of parsing them.
+    package func read(openedFile descriptor: Int32) -> GPSReading {
+        do {
+            return read(source: try FileSource(openedDescriptor: descriptor))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Reads a photo from a descriptor open for reading (standard input, a pipe) to its end, up to
     /// `limit` bytes; `name` says what it is in the error past the limit (`standard input`).
     public func read(descriptor: Int32, limit: Int, name: String) -> GPSReading {

@@ -73,6 +73,7 @@ struct TIFFReader<Source: ByteSource> {
         let count = min(Int(Self.u16(countBytes, 0, bigEndian)), 1000, (end - start - 2) / 12)
         let table = try source.bytes(at: start + 2, length: 12 * count)
         var entries: [TIFFEntry] = []
+        entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
         for index in 0..<(table.count / 12) {
             let at = 12 * index
             let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
@@ -112,17 +113,20 @@ struct TIFFReader<Source: ByteSource> {
         guard start + 2 <= end else { return .cutShort }
         let countBytes = try source.bytes(at: start, length: 2)
         let count = Int(Self.u16(countBytes, 0, bigEndian))
-        for index in 0..<count {
-            let at = start + 2 + 12 * index
-            guard at + 12 <= end else { return .cutShort }
-            let entry = try source.bytes(at: at, length: 12)
-            if Self.u16(entry, 0, bigEndian) == tag {
+        // The entries that lie inside the TIFF, read 32 at a time (one read, not one per entry).
+        let inside = min(count, (end - start - 2) / 12)
+        var first = 0
+        while first < inside {
+            let chunk = min(32, inside - first)
+            let table = try source.bytes(at: start + 2 + 12 * first, length: 12 * chunk)
+            for at in stride(from: 0, to: table.count - 11, by: 12) where Self.u16(table, at, bigEndian) == tag {
                 return .found(
-                    Self.u32(entry, 8, bigEndian), type: Self.u16(entry, 2, bigEndian),
-                    count: Self.u32(entry, 4, bigEndian))
+                    Self.u32(table, at + 8, bigEndian), type: Self.u16(table, at + 2, bigEndian),
+                    count: Self.u32(table, at + 4, bigEndian))
             }
+            first += chunk
         }
-        return .absent
+        return inside < count ? .cutShort : .absent
     }
 
     /// Whether an IFD could start at `offset` (its entry count lies inside the TIFF).
@@ -160,8 +164,7 @@ enum CompactTIFF {
 
     /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD and returns the compact `Exif\0\0` block.
     static func block(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> [UInt8] {
-        let ifd0Tags = ifd0TagsRead.union([ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer])
-        guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0Tags) else {
+        guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0TagsAndPointers) else {
             throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
         }
         var exif: [TIFFEntry] = []
@@ -191,6 +194,9 @@ enum CompactTIFF {
     /// The IFD0 tags kept besides the IFD pointers.
     static let ifd0TagsRead: Set<UInt16> = [ExifTag.make, ExifTag.model]
 
+    /// The IFD0 entries read: those tags and the IFD pointers.
+    static let ifd0TagsAndPointers = ifd0TagsRead.union([ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer])
+
     /// The EXIF IFD tags kept.
     static let exifTagsRead: Set<UInt16> = [
         ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal, ExifTag.subSecTimeOriginal,
@@ -203,7 +209,19 @@ enum CompactTIFF {
     /// Writes the compact block from entries already read: IFD0, then the GPS IFD, then the EXIF
     /// IFD, each with only the tags phototag reads and no value over ``valueLimit`` bytes.
     static func build(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS) -> [UInt8] {
-        var writer = IFDWriter(bigEndian: bigEndian)
+        // Room for what it can hold at most: the 8-byte header; per IFD its count, next offset
+        // and padding; every entry read and the two pointers; every value that does not fit in
+        // its entry, padded to even.
+        var entries = 2
+        var values = 0
+        func count(_ list: [TIFFEntry]) {
+            entries += list.count
+            for entry in list where entry.value.count > 4 { values += entry.value.count + 1 }
+        }
+        count(ifd0)
+        count(exif)
+        if case .entries(let list) = gps { count(list) }
+        var writer = IFDWriter(bigEndian: bigEndian, capacity: 8 + 3 * 8 + 12 * entries + values)
         let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
         let kept0 = ifd0.filter { ifd0TagsRead.contains($0.tag) && small($0) }
         let keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
@@ -235,64 +253,92 @@ enum CompactTIFF {
             writer.patchPointer(
                 ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
         }
-        return GPSReader.exifIdentifier + writer.bytes
+        return writer.bytes
     }
 }
 
 /// Appends IFDs (entries, next-IFD offset 0, then their out-of-line values) to a TIFF block.
+///
+/// The block is written in place, byte by byte, into one array sized up front: compacting the
+/// EXIF of every photo of a scan allocates that array and nothing else here.
 private struct IFDWriter {
     let bigEndian: Bool
-    var bytes: [UInt8]
+    /// `Exif\0\0`, then the TIFF: offsets in the TIFF count from its header, 6 bytes in.
+    private(set) var bytes: [UInt8]
+    /// Where the TIFF header starts in `bytes`.
+    private static let base = 6
 
-    init(bigEndian: Bool) {
+    /// A block that will hold about `capacity` bytes of TIFF.
+    init(bigEndian: Bool, capacity: Int) {
         self.bigEndian = bigEndian
+        bytes = []
+        bytes.reserveCapacity(Self.base + capacity)
+        bytes.append(contentsOf: GPSReader.exifIdentifier)
         // The header, then IFD0's offset: 8, right after it.
-        bytes = bigEndian ? TIFFHeader.motorola + [0, 0, 0, 8] : TIFFHeader.intel + [8, 0, 0, 0]
+        bytes.append(contentsOf: bigEndian ? TIFFHeader.motorola : TIFFHeader.intel)
+        append32(8)
     }
 
-    private func encode16(_ value: UInt16) -> [UInt8] {
-        bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+    /// The TIFF's size so far (the offset of what is appended next).
+    private var offset: Int { bytes.count - Self.base }
+
+    private mutating func append16(_ value: UInt16) {
+        if bigEndian {
+            bytes.append(UInt8(value >> 8))
+            bytes.append(UInt8(value & 0xFF))
+        } else {
+            bytes.append(UInt8(value & 0xFF))
+            bytes.append(UInt8(value >> 8))
+        }
     }
 
-    private func encode32(_ value: UInt32) -> [UInt8] {
-        let little = [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
-        return bigEndian ? little.reversed() : little
+    private mutating func append32(_ value: UInt32) {
+        append16(UInt16(bigEndian ? value >> 16 : value & 0xFFFF))
+        append16(UInt16(bigEndian ? value & 0xFFFF : value >> 16))
     }
 
     /// Appends an IFD and returns its offset.
     mutating func append(_ entries: [TIFFEntry]) -> UInt32 {
-        if bytes.count % 2 == 1 { bytes.append(0) }
-        let start = bytes.count
+        if offset % 2 == 1 { bytes.append(0) }
+        let start = offset
         var dataOffset = start + 2 + 12 * entries.count + 4
-        var data: [UInt8] = []
-        bytes += encode16(UInt16(entries.count))
+        append16(UInt16(entries.count))
         for entry in entries {
-            bytes += encode16(entry.tag) + encode16(entry.type) + encode32(entry.count)
+            append16(entry.tag)
+            append16(entry.type)
+            append32(entry.count)
             if entry.value.count <= 4 {
-                bytes += entry.value + [UInt8](repeating: 0, count: 4 - entry.value.count)
+                bytes.append(contentsOf: entry.value)
+                for _ in entry.value.count..<4 { bytes.append(0) }
             } else {
-                bytes += encode32(UInt32(dataOffset))
-                data += entry.value
-                if entry.value.count % 2 == 1 { data.append(0) }
+                append32(UInt32(dataOffset))
                 dataOffset += entry.value.count + entry.value.count % 2
             }
         }
-        bytes += encode32(0)
-        bytes += data
+        append32(0)
+        // The out-of-line values, in the order of their entries, each padded to an even length.
+        for entry in entries where entry.value.count > 4 {
+            bytes.append(contentsOf: entry.value)
+            if entry.value.count % 2 == 1 { bytes.append(0) }
+        }
         return UInt32(start)
     }
 
     /// Sets the value of pointer entry `tag` in the IFD at `ifd`.
     mutating func patchPointer(_ tag: UInt16, inIFDAt ifd: UInt32, to value: UInt32) {
-        let start = Int(ifd)
+        let start = Self.base + Int(ifd)
+        let (high, low) = (UInt8(tag >> 8), UInt8(tag & 0xFF))
+        let tagBytes = bigEndian ? (high, low) : (low, high)
         let count = Int(
             bigEndian
                 ? UInt16(bytes[start]) << 8 | UInt16(bytes[start + 1])
                 : UInt16(bytes[start + 1]) << 8 | UInt16(bytes[start]))
         for index in 0..<count {
             let at = start + 2 + 12 * index
-            if encode16(tag) == Array(bytes[at..<at + 2]) {
-                bytes.replaceSubrange(at + 8..<at + 12, with: encode32(value))
+            guard bytes[at] == tagBytes.0, bytes[at + 1] == tagBytes.1 else { continue }
+            for byte in 0..<4 {
+                let shift = UInt32(bigEndian ? 24 - 8 * byte : 8 * byte)
+                bytes[at + 8 + byte] = UInt8(truncatingIfNeeded: value >> shift)
             }
         }
     }

@@ -183,6 +183,75 @@ struct TIFFBytes {
         #expect(block.camera().model == nil)
     }
 
+    /// A block with a Make and a GPS latitude of `degrees`, and a value of `padding` bytes that
+    /// makes libexif allocate that much more.
+    static func arenaBlock(degrees: UInt32, padding: Int = 0) -> [UInt8] {
+        let tiff = TIFFBytes(bigEndian: false)
+        var gps = [tiff.entry(GPSTag.latitude, .rational, [degrees, 1, 30, 1, 0, 1])]
+        if padding > 0 {
+            gps.append(
+                TIFFBytes.Entry(
+                    tag: GPSTag.mapDatum, type: TIFFType.ascii.rawValue, count: UInt32(padding),
+                    value: [UInt8](repeating: 0x57, count: padding - 1) + [0]))
+        }
+        return tiff.app1(
+            ifd0: [
+                TIFFBytes.Entry(
+                    tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 4, value: Array("Abc".utf8) + [0])
+            ],
+            gps: gps)
+    }
+
+    @Test func libexifAllocatesFromTheThreadsArenaWhichStopsGrowing() throws {
+        // No suspension point: every block is loaded on this one thread, from its arena.
+        var capacities: [Int] = []
+        for round in 0..<50 {
+            let block = try ExifBlock(payload: Self.arenaBlock(degrees: UInt32(round), padding: 3000))
+            #expect(
+                block.value(GPSTag.latitude, in: EXIF_IFD_GPS)
+                    == .rationals([Rational(Int64(round), 1), Rational(30, 1), Rational(0, 1)]))
+            #expect(block.gpsTags().mapDatum?.text?.count == 2999)
+            capacities.append(ExifBlock.threadArenaCapacity)
+        }
+        // The arena exists, holds a whole block, and never grows again (the first block of a
+        // thread may come from malloc and size it).
+        #expect(capacities[1] >= 3000)
+        #expect(Set(capacities.dropFirst()).count == 1, "the arena grew in the steady state: \(capacities)")
+    }
+
+    @Test func aBlockStaysWholeWhileAnotherIsLoadedAndReleasedOnTheSameThread() throws {
+        let outer = try ExifBlock(payload: Self.arenaBlock(degrees: 10))
+        for round in 0..<3 {
+            // Blocks nearly as large as libexif takes (64 KiB): released while `outer` lives, they
+            // must not empty the arena under it.
+            let inner = try ExifBlock(payload: Self.arenaBlock(degrees: 20 + UInt32(round), padding: 60_000))
+            #expect(inner.gpsTags().mapDatum?.text?.count == 59_999)
+        }
+        #expect(
+            outer.value(GPSTag.latitude, in: EXIF_IFD_GPS)
+                == .rationals([Rational(10, 1), Rational(30, 1), Rational(0, 1)]))
+        #expect(outer.camera().make == "Abc")
+    }
+
+    @Test func blocksOnManyThreadsAtOnceReadTheirOwnValues() async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for round in 0..<40 {
+                        let degrees = UInt32(worker * 10 + round % 10)
+                        let block = try ExifBlock(payload: Self.arenaBlock(degrees: degrees, padding: round * 50))
+                        guard
+                            block.value(GPSTag.latitude, in: EXIF_IFD_GPS)
+                                == .rationals([Rational(Int64(degrees), 1), Rational(30, 1), Rational(0, 1)])
+                        else { return false }
+                    }
+                    return true
+                }
+            }
+            for try await good in group { #expect(good) }
+        }
+    }
+
     @Test func aBlockThatIsNotTIFFHasNoEntries() throws {
         let block = try ExifBlock(payload: Array("Exif".utf8) + [0, 0] + Array("not a TIFF at all".utf8))
         #expect(block.gpsTags() == GPSTags())

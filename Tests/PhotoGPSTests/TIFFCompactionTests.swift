@@ -122,6 +122,26 @@ final class RecordingSource: ByteSource {
         #expect(try cut.lookup(ExifTag.gpsIFDPointer, inIFDAt: 100) == .cutShort)
     }
 
+    @Test func lookupReadsTheTableInChunksAcrossTheirBoundaries() throws {
+        // 70 entries: the tag looked for is the 66th, past two whole chunks of 32.
+        let tiff = Self.big
+        let entries = (0..<70).map { index in
+            tiff.entry(UInt16(0x1000 + index), .short, [UInt32(index)])
+        }
+        let bytes = tiff.tiff(ifd0: entries)
+        let source = RecordingSource(bytes)
+        let reader = try TIFFReader(source: source)
+        let before = source.reads.count
+        #expect(try reader.lookup(0x1000 + 65, inIFDAt: 8) == .found(65 << 16, type: TIFFType.short.rawValue, count: 1))
+        // The count, then three chunks: not one read per entry.
+        #expect(source.reads.count - before == 4)
+        #expect(try reader.lookup(0x0FFF, inIFDAt: 8) == .absent)
+        // Cut inside the third chunk: an entry before the cut is found, one after it is not there.
+        let cut = try TIFFReader(source: MemorySource(storage: Array(bytes.prefix(8 + 2 + 12 * 66 + 5))))
+        #expect(try cut.lookup(0x1000 + 65, inIFDAt: 8) == .found(65 << 16, type: TIFFType.short.rawValue, count: 1))
+        #expect(try cut.lookup(0x1000 + 66, inIFDAt: 8) == .cutShort)
+    }
+
     // MARK: CompactTIFF
 
     /// A TIFF with everything phototag reads and much that it does not.

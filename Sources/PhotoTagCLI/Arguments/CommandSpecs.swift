@@ -44,7 +44,8 @@ enum Options {
         name: "--files-from", value: "<file>", help: "Also read the paths listed in this file, one a line (-: stdin)")
     static let null = OptionSpec(
         name: "--null", short: "-0", help: "The --files-from list is NUL-separated (find -print0)")
-    static let jobs = OptionSpec(name: "--jobs", value: "<n>", help: "Read n files at once (default: one per core)")
+    static let jobs = OptionSpec(
+        name: "--jobs", value: "<n>", help: "Read n files at once (default: scan 32, locate one per core)")
     static let allRecords = OptionSpec(
         name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
     static let preferSidecar = OptionSpec(

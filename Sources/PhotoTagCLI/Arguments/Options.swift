@@ -46,7 +46,7 @@ struct SelectionOptions: Equatable, Sendable {
     var filesFrom: Argument? = nil
     /// `-0`/`--null`: the list is NUL-separated (`find -print0`), not one path per line.
     var nullSeparated = false
-    /// `--jobs`: files read at once; `nil` means one per core.
+    /// `--jobs`: files read at once; `nil` means the default (``readers``, ``workers``).
     var jobs: Int? = nil
     /// `--all-records`: GeoJSON keeps the features without a position (null geometry).
     var allRecords = false
@@ -59,6 +59,15 @@ struct SelectionOptions: Equatable, Sendable {
     /// The list's separator byte.
     var separator: UInt8 { nullSeparated ? 0 : UInt8(ascii: "\n") }
 
-    /// How many workers to start: `--jobs`, or every core.
+    /// How many workers `locate` starts: `--jobs`, or every core.
     var workers: Int { jobs ?? processorCount() }
+
+    /// How many files `scan` reads at once: `--jobs`, or ``defaultReaders`` (at least one per
+    /// core). Their CPU work runs on at most one thread per core whatever the number.
+    var readers: Int { jobs ?? max(Self.defaultReaders, processorCount()) }
+
+    /// The files `scan` keeps opening and reading at once by default: outstanding requests
+    /// enough for a cold disk's queue or a network share's round trips (the 32-thread floor of
+    /// `make bench`).
+    static let defaultReaders = 32
 }

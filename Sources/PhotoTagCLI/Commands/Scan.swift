@@ -1,6 +1,12 @@
 import PhotoGPS
 import ReverseGeocoding
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `phototag scan`'s settings.
 struct ScanOptions: Equatable, Sendable {
     var paths: [Argument]
@@ -101,12 +107,54 @@ extension Context {
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()
         let place = options.place
-        @Sendable func process(_ item: ScanItem) -> Processed {
+        // More readers than cores (the default): each opens the files of a group and asks the
+        // storage for their heads, then takes a CPU slot and parses, looks up and renders the
+        // group; so many reads are in flight on slow storage while the CPU work runs on one
+        // thread per core, and a warm cache costs one slot hand-over per group, not per file.
+        // The readers beyond one per core start only once opening files takes storage time
+        // (a warm page cache never needs them).
+        let readers = options.selection.readers
+        let readsAhead = readers > processorCount()
+        let cpu = CPUSlots(count: processorCount(), threads: readers)
+        let gate = WorkerGate(reserved: readers - processorCount())
+        @Sendable func process(_ batch: [ScanItem]) -> [Processed] {
+            guard readsAhead else { return batch.map { compute($0, reading: nil) } }
+            var processed: [Processed] = []
+            processed.reserveCapacity(batch.count)
+            var start = 0
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: HeadPrefetch.group) { opened in
+                while start < batch.count {
+                    let group = batch[start..<min(start + HeadPrefetch.group, batch.count)]
+                    var slow = 0
+                    for (slot, item) in zip(opened.indices, group) {
+                        opened[slot] = -1
+                        guard case .file(let path, _, _) = item else { continue }
+                        let began = HeadPrefetch.now()
+                        opened[slot] = HeadPrefetch.openHead(path) ?? -1
+                        if HeadPrefetch.now() - began > HeadPrefetch.slowOpen { slow += 1 }
+                    }
+                    // Half the group or more: the storage, not a thread that lost its core.
+                    if slow > 0, 2 * slow >= group.count, !gate.isOpen { gate.open() }
+                    cpu.run {
+                        for (slot, item) in zip(opened.indices, group) {
+                            let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil
+                            processed.append(compute(item, reading: reading))
+                        }
+                    }
+                    for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
+                    start += group.count
+                }
+            }
+            return processed
+        }
+        /// The record of `item`; `reading` is its file's when already read.
+        @Sendable func compute(_ item: ScanItem, reading: GPSReading?) -> Processed {
             var record: PhotoRecord
             switch item {
             case .file(let path, let sniffed, let sidecars):
                 record = SidecarMerge.record(
-                    file: String(decoding: path, as: UTF8.self), reading: GPSReader().read(fileAtPath: path),
+                    file: String(decoding: path, as: UTF8.self),
+                    reading: reading ?? GPSReader().read(fileAtPath: path),
                     sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
@@ -140,9 +188,11 @@ extension Context {
             return processed
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
-        // of per file, which was a good part of a scan's time in the kernel.
+        // of per file, which was a good part of a scan's time in the kernel. (Each batch's
+        // records and diagnostics are written together: the batches' size sets how the two
+        // streams interleave on one terminal, so it stays 32 whatever the number of readers.)
         let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
-            workers: options.selection.workers, window: 16, work: { batch in batch.map(process) },
+            workers: readers, window: max(16, 2 * readers), gate: gate, work: process,
             deliver: run.deliver)
         var walker = FileWalker(
             hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude, maxDepth: options.maxDepth,
