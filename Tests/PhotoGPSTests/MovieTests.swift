@@ -374,7 +374,7 @@ final class CountingSource: ByteSource {
 
     /// Writes `head` at the start and `tail` at `tailAt`, leaving a hole in between.
     static func writeSparse(_ path: String, head: [UInt8], tailAt offset: UInt64, tail: [UInt8]) throws {
-        FileManager.default.createFile(atPath: path, contents: Data(head))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(head)))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? handle.close() }
         try handle.truncate(atOffset: offset)
