@@ -115,16 +115,16 @@ struct EntryComponents<Element: Hashable & Sendable>: RandomAccessCollection, Ha
     var description: String { Array(self).description }
 }
 
-/// The bytes of one EXIF entry (text, a reference letter, an altitude reference): up to 16 kept
-/// inline, more in an array.
+/// The bytes of one EXIF entry (text, a reference letter, an altitude reference, a value as
+/// stored in a TIFF): up to 32 kept inline, more in an array.
 struct EntryBytes: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral,
     CustomStringConvertible
 {
     /// How many bytes are kept inline.
-    static let inlineCapacity = 16
-    /// The bytes when there are at most 16, in memory order, zero past `count`.
-    private var inline: (UInt64, UInt64) = (0, 0)
-    /// Every byte when there are more than 16; otherwise empty (and so not allocated).
+    static let inlineCapacity = 32
+    /// The bytes when there are at most 32, in memory order, zero past `count`.
+    private var inline: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// Every byte when there are more than 32; otherwise empty (and so not allocated).
     private var more: [UInt8] = []
     /// How many bytes there are.
     let count: Int
@@ -174,7 +174,8 @@ struct EntryBytes: RandomAccessCollection, Hashable, Sendable, ExpressibleByArra
 
     /// Equal when they hold the same bytes (the storage is canonical: see the properties).
     static func == (left: Self, right: Self) -> Bool {
-        left.count == right.count && left.inline == right.inline && left.more == right.more
+        left.count == right.count && left.inline.0 == right.inline.0 && left.inline.1 == right.inline.1
+            && left.inline.2 == right.inline.2 && left.inline.3 == right.inline.3 && left.more == right.more
     }
 
     /// Hashes the bytes.
@@ -182,6 +183,8 @@ struct EntryBytes: RandomAccessCollection, Hashable, Sendable, ExpressibleByArra
         hasher.combine(count)
         hasher.combine(inline.0)
         hasher.combine(inline.1)
+        hasher.combine(inline.2)
+        hasher.combine(inline.3)
         hasher.combine(more)
     }
 

@@ -238,13 +238,15 @@ import Testing
         #expect(ExifValue.ascii(EntryBytes(Array("WGS-84   \0".utf8))).text == "WGS-84")
         #expect(ExifValue.bytes(EntryBytes(Array("S".utf8))).text == "S")
         #expect(ExifValue.rationals([]).text == nil)
-        // Past the 16 bytes kept inline, the same.
-        #expect(ExifValue.ascii(EntryBytes(Array("Canon EOS 5D Mark IV  \0\0".utf8))).text == "Canon EOS 5D Mark IV")
+        // Past the 32 bytes kept inline, the same.
+        #expect(
+            ExifValue.ascii(EntryBytes(Array("Canon EOS 5D Mark IV with a long name  \0\0".utf8))).text
+                == "Canon EOS 5D Mark IV with a long name")
     }
 
     /// Entry values keep a few components inline and the rest in an array; both read and compare
     /// as the plain arrays they stand for.
-    @Test(arguments: [0, 1, 2, 3, 4, 15, 16, 17, 40])
+    @Test(arguments: [0, 1, 2, 3, 4, 15, 16, 17, 31, 32, 33, 70])
     func entryValuesReadAsArraysAtEveryLength(count: Int) {
         let bytes = (0..<count).map { UInt8(truncatingIfNeeded: 7 * $0 + 1) }
         let stored = EntryBytes(bytes)
