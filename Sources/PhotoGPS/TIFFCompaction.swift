@@ -23,9 +23,10 @@ struct TIFFReader<Source: ByteSource> {
     /// IFD0's offset.
     let firstIFD: UInt32
 
-    /// What the 2-byte magic after the byte-order mark may be: 42 (TIFF), 0x4F52/0x5352 (Olympus
-    /// ORF), 0x55 (Panasonic RW2).
-    static var magics: Set<UInt16> { [42, 0x4F52, 0x5352, 0x55] }
+    /// Whether the 2-byte magic after the byte-order mark is one a TIFF may have: 42 (TIFF),
+    /// 0x4F52/0x5352 (Olympus ORF), 0x55 (Panasonic RW2). A function, not a set: a generic type
+    /// has no stored static, and a computed set would be built on every header read.
+    static func isMagic(_ magic: UInt16) -> Bool { magic == 42 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 }
 
     /// Reads the 8-byte header at `base`.
     ///
@@ -44,7 +45,7 @@ struct TIFFReader<Source: ByteSource> {
             }
             let magic = Self.u16(header, 2, bigEndian)
             if magic == 43 { throw .unsupportedFormat("BigTIFF") }
-            guard Self.magics.contains(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
+            guard Self.isMagic(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
             return (bigEndian, Self.u32(header, 4, bigEndian))
         }
     }
@@ -239,25 +240,29 @@ enum CompactTIFF {
         if case .entries(let list) = gps { count(list) }
         var writer = IFDWriter(bigEndian: bigEndian, capacity: 8 + 3 * 8 + 12 * entries + values)
         let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
-        let kept0 = ifd0.filter { ifd0TagsRead.contains($0.tag) && small($0) }
-        let keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
+        // Each IFD's entries in one array, filtered and then sorted in place.
+        var keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
         // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
-        var pointers: [TIFFEntry] = []
+        var first: [TIFFEntry] = []
+        first.reserveCapacity(ifd0.count + 2)
+        for entry in ifd0 where ifd0TagsRead.contains(entry.tag) && small(entry) { first.append(entry) }
         let placeholder = { (tag: UInt16) in
             TIFFEntry(tag: tag, type: TIFFType.long.rawValue, count: 1, value: [0, 0, 0, 0])
         }
-        if !keptExif.isEmpty { pointers.append(placeholder(ExifTag.exifIFDPointer)) }
+        if !keptExif.isEmpty { first.append(placeholder(ExifTag.exifIFDPointer)) }
         switch gps {
         case .absent: break
         case .entries, .outOfBounds:
-            pointers.append(placeholder(ExifTag.gpsIFDPointer))
+            first.append(placeholder(ExifTag.gpsIFDPointer))
         case .badPointer(let entry):
-            pointers.append(entry)
+            first.append(entry)
         }
-        let ifd0Offset = writer.append((kept0 + pointers).sorted { $0.tag < $1.tag })
+        first.sort { $0.tag < $1.tag }
+        let ifd0Offset = writer.append(first)
         switch gps {
         case .entries(let entries):
-            let kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }.sorted { $0.tag < $1.tag }
+            var kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }
+            kept.sort { $0.tag < $1.tag }
             writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
         case .outOfBounds:
             // Still outside the block, as it was outside the file: the reader reports it.
@@ -266,8 +271,8 @@ enum CompactTIFF {
             break
         }
         if !keptExif.isEmpty {
-            writer.patchPointer(
-                ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
+            keptExif.sort { $0.tag < $1.tag }
+            writer.patchPointer(ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif))
         }
         return writer.bytes
     }
