@@ -121,6 +121,32 @@ final class FileSource: ByteSource {
         return buffer
     }
 
+    /// Reads as ``bytes(at:length:)`` does; up to 64 bytes (a marker, a box header, a file's
+    /// first bytes) go into a buffer on the stack, not an array.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        let wanted = max(0, min(length, count - offset))
+        guard offset >= 0, wanted > 0, wanted <= 64 else {
+            let bytes = try bytes(at: offset, length: length)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
+        }
+        extent = max(extent, offset + wanted)
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let (initialized, failure) = withUnsafeMutableBytes(of: &storage) { raw in
+            // Fewer bytes than wanted only when the file shrank since fstat.
+            preadFully(descriptor, raw.baseAddress!, wanted, at: offset)
+        }
+        if failure != 0 { throw .cannotRead(errno: failure) }
+        bytesRead += initialized
+        let outcome = withUnsafeBytes(of: storage) { raw in
+            Swift.Result { () throws(PhotoGPSError) in
+                try body(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: initialized))
+            }
+        }
+        return try outcome.get()
+    }
+
     /// A name for a file type that is not a regular file, or `nil` for a regular file.
     static func irregularKind(_ mode: mode_t) -> String? {
         switch mode & S_IFMT {
