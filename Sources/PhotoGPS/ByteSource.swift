@@ -12,6 +12,21 @@ protocol ByteSource {
     var count: Int { get }
     /// Reads up to `length` bytes starting at `offset`; fewer only where the source ends.
     func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8]
+    /// Calls `body` with the bytes ``bytes(at:length:)`` returns, without copying them where the
+    /// source is already in memory.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result
+}
+
+extension ByteSource {
+    /// Reads the bytes (into an array) and calls `body` with them.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        let bytes = try bytes(at: offset, length: length)
+        return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
+    }
 }
 
 /// Bytes already in memory (tests, fuzzing, library callers that hold the data).
@@ -23,6 +38,19 @@ struct MemorySource: ByteSource {
     func bytes(at offset: Int, length: Int) -> [UInt8] {
         guard offset >= 0, offset < storage.count, length > 0 else { return [] }
         return Array(storage[offset..<min(storage.count, offset + min(length, storage.count - offset))])
+    }
+
+    /// Calls `body` with the stored bytes themselves, as ``bytes(at:length:)`` would return them.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        try storage.withUnsafeBufferPointer { (all) throws(PhotoGPSError) in
+            guard offset >= 0, offset < all.count, length > 0 else {
+                return try body(UnsafeBufferPointer(start: nil, count: 0))
+            }
+            let end = offset + min(length, all.count - offset)
+            return try body(UnsafeBufferPointer(rebasing: all[offset..<end]))
+        }
     }
 }
 
@@ -91,6 +119,32 @@ final class FileSource: ByteSource {
         if failure != 0 { throw .cannotRead(errno: failure) }
         bytesRead += buffer.count
         return buffer
+    }
+
+    /// Reads as ``bytes(at:length:)`` does; up to 64 bytes (a marker, a box header, a file's
+    /// first bytes) go into a buffer on the stack, not an array.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        let wanted = max(0, min(length, count - offset))
+        guard offset >= 0, wanted > 0, wanted <= 64 else {
+            let bytes = try bytes(at: offset, length: length)
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
+        }
+        extent = max(extent, offset + wanted)
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let (initialized, failure) = withUnsafeMutableBytes(of: &storage) { raw in
+            // Fewer bytes than wanted only when the file shrank since fstat.
+            preadFully(descriptor, raw.baseAddress!, wanted, at: offset)
+        }
+        if failure != 0 { throw .cannotRead(errno: failure) }
+        bytesRead += initialized
+        let outcome = withUnsafeBytes(of: storage) { raw in
+            Swift.Result { () throws(PhotoGPSError) in
+                try body(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: initialized))
+            }
+        }
+        return try outcome.get()
     }
 
     /// A name for a file type that is not a regular file, or `nil` for a regular file.

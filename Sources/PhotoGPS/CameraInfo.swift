@@ -34,37 +34,60 @@ public struct CameraInfo: Hashable, Sendable {
             && subSecTimeOriginal == nil
     }
 
+    /// The text without its leading spaces, or `nil` when nothing is left.
     private static func clean(_ text: String?) -> String? {
         guard let text else { return nil }
+        // The common case, no leading space, keeps the string as it is (no copy).
+        if text.utf8.first != 0x20 { return text.isEmpty ? nil : text }
         let trimmed = text.drop(while: { $0 == " " })
         return trimmed.isEmpty ? nil : String(trimmed)
     }
 
     /// `YYYY:MM:DD HH:MM:SS` → `YYYY-MM-DDTHH:MM:SS`, or `nil` when it is not a real moment.
+    ///
+    /// Every field is checked to be digits, so the result is the first 19 bytes with the
+    /// separators replaced, made in one allocation.
     static func isoDateTime(_ text: String) -> String? {
-        let b = Array(text.utf8)
-        guard b.count >= 19, let (year, month, day) = calendarDate(b),
-            b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-            b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13), let minute = decimalDigits(b, 14..<16),
-            let second = decimalDigits(b, 17..<19), hour < 24, minute < 60, second < 61
-        else { return nil }
-        return "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))"
-            + "T\(zeroPadded(hour, 2)):\(zeroPadded(minute, 2)):\(zeroPadded(second, 2))"
+        var text = text
+        return text.withUTF8 { b -> String? in
+            guard b.count >= 19, calendarDate(b) != nil,
+                b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+                b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13),
+                let minute = decimalDigits(b, 14..<16), let second = decimalDigits(b, 17..<19), hour < 24,
+                minute < 60, second < 61
+            else { return nil }
+            return String(unsafeUninitializedCapacity: 19) { buffer in
+                _ = buffer.initialize(from: b[0..<19])
+                buffer[4] = UInt8(ascii: "-")
+                buffer[7] = UInt8(ascii: "-")
+                buffer[10] = UInt8(ascii: "T")
+                return 19
+            }
+        }
     }
 
     /// `+HH:MM` or `-HH:MM`, or `nil`.
     static func offset(_ text: String) -> String? {
-        let b = Array(text.utf8)
-        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-            [1, 2, 4, 5].allSatisfy({ (0x30...0x39).contains(b[$0]) })
-        else { return nil }
-        return text
+        var copy = text
+        let valid = copy.withUTF8 { b in
+            func digit(_ index: Int) -> Bool { (0x30...0x39).contains(b[index]) }
+            return b.count == 6 && (b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"))
+                && b[3] == UInt8(ascii: ":") && digit(1) && digit(2) && digit(4) && digit(5)
+        }
+        return valid ? text : nil
     }
 
     /// One or more decimal digits with optional spaces around them, trimmed; or `nil`.
     static func digits(_ text: String) -> String? {
-        let trimmed = text.utf8.drop(while: { $0 == 0x20 }).reversed().drop(while: { $0 == 0x20 }).reversed()
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return String(decoding: trimmed, as: UTF8.self)
+        var text = text
+        return text.withUTF8 { b -> String? in
+            var start = 0
+            var end = b.count
+            while start < end, b[start] == 0x20 { start += 1 }
+            while end > start, b[end - 1] == 0x20 { end -= 1 }
+            let trimmed = UnsafeBufferPointer(rebasing: b[start..<end])
+            guard !trimmed.isEmpty, trimmed.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return String(decoding: trimmed, as: UTF8.self)
+        }
     }
 }

@@ -5,7 +5,7 @@ import CExif
 /// This is the only type that touches libexif. libexif parses the TIFF structure, indexes the
 /// entries and decodes every number with its own accessors (`exif_get_short`, `exif_get_long`,
 /// `exif_get_rational`… in the byte order `exif_data_get_byte_order` reports); this type only
-/// turns the result into ``ExifValue``s. It is created, read and released inside one function
+/// turns the result into ``ExifValue``s (kept inline, not in arrays) and texts. It is created, read and released inside one function
 /// call, so no C pointer ever crosses a thread: libexif allocates from the thread's arena
 /// (`CExif_newArenaData`), emptied when the thread's last block is released, so a scan's steady
 /// state loads EXIF blocks without a single malloc.
@@ -58,11 +58,29 @@ final class ExifBlock {
     /// Make and Model (IFD0), DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal (EXIF IFD).
     func camera() -> CameraInfo {
         CameraInfo(
-            make: value(ExifTag.make, in: EXIF_IFD_0)?.text,
-            model: value(ExifTag.model, in: EXIF_IFD_0)?.text,
-            dateTimeOriginal: value(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF)?.text,
-            offsetTimeOriginal: value(ExifTag.offsetTimeOriginal, in: EXIF_IFD_EXIF)?.text,
-            subSecTimeOriginal: value(ExifTag.subSecTimeOriginal, in: EXIF_IFD_EXIF)?.text)
+            make: text(ExifTag.make, in: EXIF_IFD_0),
+            model: text(ExifTag.model, in: EXIF_IFD_0),
+            dateTimeOriginal: text(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF),
+            offsetTimeOriginal: text(ExifTag.offsetTimeOriginal, in: EXIF_IFD_EXIF),
+            subSecTimeOriginal: text(ExifTag.subSecTimeOriginal, in: EXIF_IFD_EXIF))
+    }
+
+    /// The entry `tag` of `ifd` read as text, as `value(tag, in: ifd)?.text` reads it, straight
+    /// from libexif's copy of the entry's data; `nil` when it is absent or numeric.
+    func text(_ tag: UInt16, in ifd: ExifIfd) -> String? {
+        guard let entry = entry(tag, in: ifd), let bytes = entry.pointee.data else { return nil }
+        switch TIFFType(rawValue: UInt16(truncatingIfNeeded: entry.pointee.format.rawValue)) {
+        case .byte, .sbyte, .undefined, .ascii:
+            return ExifValue.text(of: UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
+        default:
+            return nil
+        }
+    }
+
+    /// libexif's entry `tag` of `ifd`, borrowed from this block; `nil` when it holds none.
+    private func entry(_ tag: UInt16, in ifd: ExifIfd) -> UnsafeMutablePointer<ExifEntry>? {
+        guard let content = CExif_content(data, ifd) else { return nil }
+        return exif_content_get_entry(content, CExif.ExifTag(rawValue: UInt32(tag)))
     }
 
     /// The entry `tag` of `ifd` as libexif decoded it; `nil` when libexif holds no such entry
@@ -71,20 +89,18 @@ final class ExifBlock {
     /// Numbers come from libexif's typed accessors, as many as the entry's data holds (never more
     /// than its component count); bytes and text are the entry's data as stored.
     func value(_ tag: UInt16, in ifd: ExifIfd) -> ExifValue? {
-        guard let content = CExif_content(data, ifd),
-            let entry = exif_content_get_entry(content, CExif.ExifTag(rawValue: UInt32(tag)))
-        else { return nil }
+        guard let entry = entry(tag, in: ifd) else { return nil }
         let rawType = UInt16(truncatingIfNeeded: entry.pointee.format.rawValue)
         guard let bytes = entry.pointee.data, let type = TIFFType(rawValue: rawType) else {
             return .other(type: rawType, count: CExif_componentCount(entry))
         }
         let readable = CExif_readableComponents(entry)
-        func components<T>(_ read: (Int) -> T) -> [T] { (0..<readable).map(read) }
+        func components<T>(_ read: (Int) -> T) -> EntryComponents<T> { EntryComponents(count: readable, element: read) }
         switch type {
         case .byte, .sbyte, .undefined:
-            return .bytes(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+            return .bytes(EntryBytes(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
         case .ascii:
-            return .ascii(Array(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
+            return .ascii(EntryBytes(UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
         case .short: return .integers(components { Int64(CExif_short(entry, $0, order)) })
         case .long: return .integers(components { Int64(CExif_long(entry, $0, order)) })
         case .sshort: return .integers(components { Int64(CExif_sshort(entry, $0, order)) })

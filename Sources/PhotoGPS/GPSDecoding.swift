@@ -102,7 +102,7 @@ extension GPSFix {
             warnings.append(.missing(tag: axis.tag))
             return nil
         }
-        let components: [Rational]
+        let components: EntryComponents<Rational>
         switch value {
         case .rationals(let parts), .signedRationals(let parts): components = parts
         default:
@@ -113,16 +113,15 @@ extension GPSFix {
             warnings.append(.componentCount(tag: axis.tag, found: components.count, expected: "1 to 3"))
             return nil
         }
-        let names = ["degrees", "minutes", "seconds"]
         var magnitude = 0.0
         var storedNegative = false
         for (index, part) in components.enumerated() {
             guard part.denominator != 0 else {
-                warnings.append(.zeroDenominator(tag: axis.tag, component: names[index]))
+                warnings.append(.zeroDenominator(tag: axis.tag, component: componentName(index)))
                 return nil
             }
             if (part.numerator < 0) != (part.denominator < 0), part.numerator != 0 { storedNegative = true }
-            let unit = [1.0, 60.0, 3600.0][index]
+            let unit = index == 0 ? 1.0 : index == 1 ? 60.0 : 3600.0
             magnitude += (Double(part.numerator.magnitude) / Double(part.denominator.magnitude)) / unit
         }
         let refTag = axis.tag + "Ref"
@@ -147,6 +146,11 @@ extension GPSFix {
             warnings.append(.signDisagreesWithReference(tag: axis.tag, reference: letter))
         }
         return letter == axis.negative ? -magnitude : magnitude
+    }
+
+    /// The name of a coordinate's component `index` (0, 1 or 2) in messages.
+    private static func componentName(_ index: Int) -> String {
+        index == 0 ? "degrees" : index == 1 ? "minutes" : "seconds"
     }
 
     /// Decodes GPSAltitude and GPSAltitudeRef to metres, negative below sea level.
@@ -244,8 +248,8 @@ extension GPSFix {
             warnings.append(.unexpectedType(tag: "GPSDateStamp", found: value.typeName, expected: "ASCII"))
             return nil
         }
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, let date = calendarDate(bytes) else {
+        var copy = text
+        guard let date = copy.withUTF8({ bytes in bytes.count == 10 ? calendarDate(bytes) : nil }) else {
             warnings.append(.badDate(text))
             return nil
         }
@@ -263,13 +267,12 @@ extension GPSFix {
             warnings.append(.componentCount(tag: "GPSTimeStamp", found: parts.count, expected: "3"))
             return nil
         }
-        let names = ["hours", "minutes", "seconds"]
-        let units: [Int64] = [3_600_000_000_000, 60_000_000_000, 1_000_000_000]
         var total: Int64 = 0
         for index in 0..<3 {
             let part = parts[index]
             guard part.denominator != 0 else {
-                warnings.append(.zeroDenominator(tag: "GPSTimeStamp", component: names[index]))
+                let name = index == 0 ? "hours" : index == 1 ? "minutes" : "seconds"
+                warnings.append(.zeroDenominator(tag: "GPSTimeStamp", component: name))
                 return nil
             }
             // Bound the quotient first (no valid component reaches 10^6), so that it fits in 64 bits.
@@ -277,7 +280,8 @@ extension GPSFix {
                 warnings.append(.badTime(describe(parts)))
                 return nil
             }
-            let product = units[index].multipliedFullWidth(by: part.numerator)
+            let unit: Int64 = index == 0 ? 3_600_000_000_000 : index == 1 ? 60_000_000_000 : 1_000_000_000
+            let product = unit.multipliedFullWidth(by: part.numerator)
             let (quotient, remainder) = part.denominator.dividingFullWidth(product)
             total += quotient + (remainder * 2 >= part.denominator ? 1 : 0)
         }
@@ -289,13 +293,14 @@ extension GPSFix {
     }
 
     /// Shows time components as stored: `25:0:0`, or `61/2:0:0` for a fraction.
-    private static func describe(_ parts: [Rational]) -> String {
+    private static func describe(_ parts: EntryComponents<Rational>) -> String {
         parts.map { $0.denominator == 1 ? "\($0.numerator)" : $0.description }.joined(separator: ":")
     }
 }
 
 /// The value of the decimal digits `bytes[range]`, or `nil` if any byte is not a digit.
-func decimalDigits(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
+func decimalDigits<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Int?
+where Bytes.Index == Int {
     guard range.upperBound <= bytes.count else { return nil }
     var result = 0
     for byte in bytes[range] {
@@ -307,7 +312,8 @@ func decimalDigits(_ bytes: [UInt8], _ range: Range<Int>) -> Int? {
 
 /// A real day from `YYYY:MM:DD` or `YYYY-MM-DD` at the start of `bytes` (EXIF writes colons,
 /// some writers dashes), or `nil` for anything else, including days that do not exist.
-func calendarDate(_ bytes: [UInt8]) -> (year: Int, month: Int, day: Int)? {
+func calendarDate<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> (year: Int, month: Int, day: Int)?
+where Bytes.Index == Int {
     guard bytes.count >= 10, bytes[4] == bytes[7], bytes[4] == UInt8(ascii: ":") || bytes[4] == UInt8(ascii: "-"),
         let year = decimalDigits(bytes, 0..<4), let month = decimalDigits(bytes, 5..<7),
         let day = decimalDigits(bytes, 8..<10), year >= 1, (1...12).contains(month), day >= 1,

@@ -37,7 +37,7 @@ struct JPEGSegments<Source: ByteSource> {
     ///   ``PhotoGPSError/malformedJPEG(_:)`` when the bytes where a marker must be are not one.
     mutating func next() throws(PhotoGPSError) -> JPEGSegment? {
         while !done {
-            let header = try source.bytes(at: offset, length: 4)
+            let header = try source.withBytes(at: offset, length: 4) { EntryBytes($0) }
             guard header.count >= 2 else {
                 throw .truncated("the file ends at byte \(source.count) before the image data")
             }

@@ -6,8 +6,9 @@ struct TIFFEntry: Hashable, Sendable {
     var type: UInt16
     /// The number of components.
     var count: UInt32
-    /// The value's bytes, in the TIFF's byte order.
-    var value: [UInt8]
+    /// The value's bytes, in the TIFF's byte order (kept inline up to 32 bytes: a coordinate, a
+    /// date or a camera's name).
+    var value: EntryBytes
 }
 
 /// Reads IFDs from a TIFF structure anywhere in a ``ByteSource`` (a whole TIFF file, a box of an
@@ -22,9 +23,10 @@ struct TIFFReader<Source: ByteSource> {
     /// IFD0's offset.
     let firstIFD: UInt32
 
-    /// What the 2-byte magic after the byte-order mark may be: 42 (TIFF), 0x4F52/0x5352 (Olympus
-    /// ORF), 0x55 (Panasonic RW2).
-    static var magics: Set<UInt16> { [42, 0x4F52, 0x5352, 0x55] }
+    /// Whether the 2-byte magic after the byte-order mark is one a TIFF may have: 42 (TIFF),
+    /// 0x4F52/0x5352 (Olympus ORF), 0x55 (Panasonic RW2). A function, not a set: a generic type
+    /// has no stored static, and a computed set would be built on every header read.
+    static func isMagic(_ magic: UInt16) -> Bool { magic == 42 || magic == 0x4F52 || magic == 0x5352 || magic == 0x55 }
 
     /// Reads the 8-byte header at `base`.
     ///
@@ -33,25 +35,31 @@ struct TIFFReader<Source: ByteSource> {
         self.source = source
         self.base = base
         self.end = min(end ?? source.count, source.count)
-        let header = try source.bytes(at: base, length: 8)
-        guard header.count == 8 else { throw .truncated("the file ends inside the TIFF header") }
-        switch (header[0], header[1]) {
-        case (0x49, 0x49): bigEndian = false
-        case (0x4D, 0x4D): bigEndian = true
-        default: throw .malformedEXIF("no TIFF byte-order mark")
+        (bigEndian, firstIFD) = try source.withBytes(at: base, length: 8) { (header) throws(PhotoGPSError) in
+            guard header.count == 8 else { throw .truncated("the file ends inside the TIFF header") }
+            let bigEndian: Bool
+            switch (header[0], header[1]) {
+            case (0x49, 0x49): bigEndian = false
+            case (0x4D, 0x4D): bigEndian = true
+            default: throw .malformedEXIF("no TIFF byte-order mark")
+            }
+            let magic = Self.u16(header, 2, bigEndian)
+            if magic == 43 { throw .unsupportedFormat("BigTIFF") }
+            guard Self.isMagic(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
+            return (bigEndian, Self.u32(header, 4, bigEndian))
         }
-        let magic = Self.u16(header, 2, bigEndian)
-        if magic == 43 { throw .unsupportedFormat("BigTIFF") }
-        guard Self.magics.contains(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
-        firstIFD = Self.u32(header, 4, bigEndian)
     }
 
-    static func u16(_ bytes: [UInt8], _ offset: Int, _ bigEndian: Bool) -> UInt16 {
+    /// The 16-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
+    static func u16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt16
+    where Bytes.Index == Int {
         let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
-    static func u32(_ bytes: [UInt8], _ offset: Int, _ bigEndian: Bool) -> UInt32 {
+    /// The 32-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
+    static func u32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt32
+    where Bytes.Index == Int {
         let high = UInt32(u16(bytes, bigEndian ? offset : offset + 2, bigEndian))
         let low = UInt32(u16(bytes, bigEndian ? offset + 2 : offset, bigEndian))
         return high << 16 | low
@@ -68,32 +76,35 @@ struct TIFFReader<Source: ByteSource> {
     ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
-        let countBytes = try source.bytes(at: start, length: 2)
-        guard countBytes.count == 2 else { return nil }
-        let count = min(Int(Self.u16(countBytes, 0, bigEndian)), 1000, (end - start - 2) / 12)
-        let table = try source.bytes(at: start + 2, length: 12 * count)
-        var entries: [TIFFEntry] = []
-        entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
-        for index in 0..<(table.count / 12) {
-            let at = 12 * index
-            let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
-            if let tags, !tags.contains(tag) { continue }
-            let components = Self.u32(table, at + 4, bigEndian)
-            guard let size = TIFFType(rawValue: type)?.size else { continue }
-            let length = Int(components) * size
-            guard length <= valueLimit else { continue }
-            var value: [UInt8]
-            if length <= 4 {
-                value = Array(table[(at + 8)..<(at + 8 + length)])
-            } else {
-                let valueOffset = base + Int(Self.u32(table, at + 8, bigEndian))
-                guard valueOffset + length <= end else { continue }
-                value = try source.bytes(at: valueOffset, length: length)
-                guard value.count == length else { continue }
-            }
-            entries.append(TIFFEntry(tag: tag, type: type, count: components, value: value))
+        let stored = try source.withBytes(at: start, length: 2) {
+            $0.count == 2 ? Int(Self.u16($0, 0, bigEndian)) : nil
         }
-        return entries
+        guard let stored else { return nil }
+        let count = min(stored, 1000, (end - start - 2) / 12)
+        return try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
+            var entries: [TIFFEntry] = []
+            entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
+            for index in 0..<(table.count / 12) {
+                let at = 12 * index
+                let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
+                if let tags, !tags.contains(tag) { continue }
+                let components = Self.u32(table, at + 4, bigEndian)
+                guard let size = TIFFType(rawValue: type)?.size else { continue }
+                let length = Int(components) * size
+                guard length <= valueLimit else { continue }
+                let value: EntryBytes
+                if length <= 4 {
+                    value = EntryBytes(UnsafeBufferPointer(rebasing: table[(at + 8)..<(at + 8 + length)]))
+                } else {
+                    let valueOffset = base + Int(Self.u32(table, at + 8, bigEndian))
+                    guard valueOffset + length <= end else { continue }
+                    value = try source.withBytes(at: valueOffset, length: length) { EntryBytes($0) }
+                    guard value.count == length else { continue }
+                }
+                entries.append(TIFFEntry(tag: tag, type: type, count: components, value: value))
+            }
+            return entries
+        }
     }
 
     /// What looking for a tag in an IFD found.
@@ -111,19 +122,25 @@ struct TIFFReader<Source: ByteSource> {
     func lookup(_ tag: UInt16, inIFDAt offset: UInt32) throws(PhotoGPSError) -> Lookup {
         let start = base + Int(offset)
         guard start + 2 <= end else { return .cutShort }
-        let countBytes = try source.bytes(at: start, length: 2)
-        let count = Int(Self.u16(countBytes, 0, bigEndian))
+        let stored = try source.withBytes(at: start, length: 2) {
+            $0.count == 2 ? Int(Self.u16($0, 0, bigEndian)) : nil
+        }
+        // Fewer than 2 bytes only when a file shrank while it was read.
+        guard let count = stored else { return .cutShort }
         // The entries that lie inside the TIFF, read 32 at a time (one read, not one per entry).
         let inside = min(count, (end - start - 2) / 12)
         var first = 0
         while first < inside {
             let chunk = min(32, inside - first)
-            let table = try source.bytes(at: start + 2 + 12 * first, length: 12 * chunk)
-            for at in stride(from: 0, to: table.count - 11, by: 12) where Self.u16(table, at, bigEndian) == tag {
-                return .found(
-                    Self.u32(table, at + 8, bigEndian), type: Self.u16(table, at + 2, bigEndian),
-                    count: Self.u32(table, at + 4, bigEndian))
+            let found = try source.withBytes(at: start + 2 + 12 * first, length: 12 * chunk) { table -> Lookup? in
+                for at in stride(from: 0, to: table.count - 11, by: 12) where Self.u16(table, at, bigEndian) == tag {
+                    return .found(
+                        Self.u32(table, at + 8, bigEndian), type: Self.u16(table, at + 2, bigEndian),
+                        count: Self.u32(table, at + 4, bigEndian))
+                }
+                return nil
             }
+            if let found { return found }
             first += chunk
         }
         return inside < count ? .cutShort : .absent
@@ -223,25 +240,29 @@ enum CompactTIFF {
         if case .entries(let list) = gps { count(list) }
         var writer = IFDWriter(bigEndian: bigEndian, capacity: 8 + 3 * 8 + 12 * entries + values)
         let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
-        let kept0 = ifd0.filter { ifd0TagsRead.contains($0.tag) && small($0) }
-        let keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
+        // Each IFD's entries in one array, filtered and then sorted in place.
+        var keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
         // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
-        var pointers: [TIFFEntry] = []
+        var first: [TIFFEntry] = []
+        first.reserveCapacity(ifd0.count + 2)
+        for entry in ifd0 where ifd0TagsRead.contains(entry.tag) && small(entry) { first.append(entry) }
         let placeholder = { (tag: UInt16) in
             TIFFEntry(tag: tag, type: TIFFType.long.rawValue, count: 1, value: [0, 0, 0, 0])
         }
-        if !keptExif.isEmpty { pointers.append(placeholder(ExifTag.exifIFDPointer)) }
+        if !keptExif.isEmpty { first.append(placeholder(ExifTag.exifIFDPointer)) }
         switch gps {
         case .absent: break
         case .entries, .outOfBounds:
-            pointers.append(placeholder(ExifTag.gpsIFDPointer))
+            first.append(placeholder(ExifTag.gpsIFDPointer))
         case .badPointer(let entry):
-            pointers.append(entry)
+            first.append(entry)
         }
-        let ifd0Offset = writer.append((kept0 + pointers).sorted { $0.tag < $1.tag })
+        first.sort { $0.tag < $1.tag }
+        let ifd0Offset = writer.append(first)
         switch gps {
         case .entries(let entries):
-            let kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }.sorted { $0.tag < $1.tag }
+            var kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }
+            kept.sort { $0.tag < $1.tag }
             writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
         case .outOfBounds:
             // Still outside the block, as it was outside the file: the reader reports it.
@@ -250,8 +271,8 @@ enum CompactTIFF {
             break
         }
         if !keptExif.isEmpty {
-            writer.patchPointer(
-                ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif.sorted { $0.tag < $1.tag }))
+            keptExif.sort { $0.tag < $1.tag }
+            writer.patchPointer(ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif))
         }
         return writer.bytes
     }
@@ -308,7 +329,7 @@ private struct IFDWriter {
             append16(entry.type)
             append32(entry.count)
             if entry.value.count <= 4 {
-                bytes.append(contentsOf: entry.value)
+                entry.value.withBytes { bytes.append(contentsOf: $0) }
                 for _ in entry.value.count..<4 { bytes.append(0) }
             } else {
                 append32(UInt32(dataOffset))
@@ -318,7 +339,7 @@ private struct IFDWriter {
         append32(0)
         // The out-of-line values, in the order of their entries, each padded to an even length.
         for entry in entries where entry.value.count > 4 {
-            bytes.append(contentsOf: entry.value)
+            entry.value.withBytes { bytes.append(contentsOf: $0) }
             if entry.value.count % 2 == 1 { bytes.append(0) }
         }
         return UInt32(start)

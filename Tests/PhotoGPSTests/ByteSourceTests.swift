@@ -35,6 +35,29 @@ import Testing
         #expect(source.count > 4 << 20)
     }
 
+    /// `withBytes` hands over exactly what `bytes(at:length:)` returns, from a file (a stack
+    /// buffer up to 64 bytes, an array past that) and from memory (the stored bytes in place),
+    /// and a file counts the bytes read and how far they reach as `bytes(at:length:)` does.
+    @Test(arguments: [(0, 4), (0, 64), (0, 65), (90, 4), (90, 64), (97, 8), (100, 4), (150, 4), (-1, 4), (3, 0)])
+    func withBytesSeesWhatBytesReturns(offset: Int, length: Int) throws {
+        let stored = (0..<100).map { UInt8(truncatingIfNeeded: 3 * $0 + 1) }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/bytes"
+        try Data(stored).write(to: URL(fileURLWithPath: path))
+        let file = try FileSource(path: path)
+        let expected = try file.bytes(at: offset, length: length)
+        let (extent, bytesRead) = (file.extent, file.bytesRead)
+        let fresh = try FileSource(path: path)
+        #expect(try fresh.withBytes(at: offset, length: length) { Array($0) } == expected)
+        #expect(fresh.extent == extent)
+        #expect(fresh.bytesRead == bytesRead)
+        let memory = MemorySource(storage: stored)
+        #expect(
+            try memory.withBytes(at: offset, length: length) { Array($0) } == memory.bytes(at: offset, length: length))
+        #expect(memory.bytes(at: offset, length: length) == expected)
+    }
+
     /// Writes `bytes` to a temporary file and reads it, returning the reading and the source.
     static func readFromDisk(_ bytes: [UInt8]) throws -> (GPSReading, FileSource) {
         let directory = try makeTemporaryDirectory()

@@ -130,6 +130,20 @@ struct TIFFBytes {
         #expect(value == kind.expected, "\(kind.name)")
     }
 
+    /// `text(_:in:)` reads the entry's data in place exactly as `value(_:in:)?.text` reads the value.
+    @Test(arguments: cases, [false, true])
+    func textReadsAsTheValuesText(
+        _ kind: (name: String, type: TIFFType, values: [UInt32], expected: ExifValue), bigEndian: Bool
+    ) throws {
+        let tiff = TIFFBytes(bigEndian: bigEndian)
+        let block = try ExifBlock(
+            payload: tiff.app1(ifd0: [], gps: [tiff.entry(GPSTag.latitude, kind.type, kind.values)]))
+        #expect(
+            block.text(GPSTag.latitude, in: EXIF_IFD_GPS) == block.value(GPSTag.latitude, in: EXIF_IFD_GPS)?.text,
+            "\(kind.name)")
+        #expect(block.text(GPSTag.longitude, in: EXIF_IFD_GPS) == nil)
+    }
+
     @Test(arguments: [false, true])
     func theByteOrderIsTheBlocksOwn(bigEndian: Bool) throws {
         let tiff = TIFFBytes(bigEndian: bigEndian)

@@ -7,8 +7,10 @@ import Testing
 /// no files, no libexif.
 @Suite struct GPSDecodingTests {
     static func r(_ n: Int64, _ d: Int64) -> Rational { Rational(n, d) }
-    static func ascii(_ text: String) -> ExifValue { .ascii(Array(text.utf8) + [0]) }
-    static func rationals(_ parts: (Int64, Int64)...) -> ExifValue { .rationals(parts.map { Rational($0.0, $0.1) }) }
+    static func ascii(_ text: String) -> ExifValue { .ascii(EntryBytes(Array(text.utf8) + [0])) }
+    static func rationals(_ parts: (Int64, Int64)...) -> ExifValue {
+        .rationals(EntryComponents(parts.map { Rational($0.0, $0.1) }))
+    }
 
     /// A complete, valid block to vary one field at a time.
     static let base = GPSTags(
@@ -232,10 +234,35 @@ import Testing
     }
 
     @Test func textValuesAreTrimmedOfNulsAndTrailingSpaces() {
-        #expect(ExifValue.ascii(Array("N\0\0".utf8)).text == "N")
-        #expect(ExifValue.ascii(Array("WGS-84   \0".utf8)).text == "WGS-84")
-        #expect(ExifValue.bytes(Array("S".utf8)).text == "S")
+        #expect(ExifValue.ascii(EntryBytes(Array("N\0\0".utf8))).text == "N")
+        #expect(ExifValue.ascii(EntryBytes(Array("WGS-84   \0".utf8))).text == "WGS-84")
+        #expect(ExifValue.bytes(EntryBytes(Array("S".utf8))).text == "S")
         #expect(ExifValue.rationals([]).text == nil)
+        // Past the 32 bytes kept inline, the same.
+        #expect(
+            ExifValue.ascii(EntryBytes(Array("Canon EOS 5D Mark IV with a long name  \0\0".utf8))).text
+                == "Canon EOS 5D Mark IV with a long name")
+    }
+
+    /// Entry values keep a few components inline and the rest in an array; both read and compare
+    /// as the plain arrays they stand for.
+    @Test(arguments: [0, 1, 2, 3, 4, 15, 16, 17, 31, 32, 33, 70])
+    func entryValuesReadAsArraysAtEveryLength(count: Int) {
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: 7 * $0 + 1) }
+        let stored = EntryBytes(bytes)
+        #expect(Array(stored) == bytes)
+        #expect(stored.count == count)
+        stored.withBytes { #expect(Array($0) == bytes) }
+        #expect(stored == EntryBytes(bytes))
+        #expect(stored != EntryBytes(bytes + [0]))
+        #expect(Set([stored, EntryBytes(bytes)]).count == 1)
+        let parts = (0..<count).map { Rational(Int64($0), Int64($0 + 1)) }
+        let components = EntryComponents(parts)
+        #expect(Array(components) == parts)
+        #expect(components == EntryComponents(count: count) { parts[$0] })
+        #expect(components != EntryComponents(parts + [Rational(0, 1)]))
+        #expect(Set([components, EntryComponents(parts)]).count == 1)
+        #expect(components.description == parts.description)
     }
 
     @Test(arguments: [

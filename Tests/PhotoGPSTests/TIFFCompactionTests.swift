@@ -63,9 +63,9 @@ final class RecordingSource: ByteSource {
         let reader = try TIFFReader(source: MemorySource(storage: bytes))
         let entries = try #require(try reader.readIFD(at: reader.firstIFD))
         #expect(entries.map(\.tag) == [ExifTag.make, 0x0112])
-        #expect(entries[0].value == Array("Nikon".utf8) + [0])
+        #expect(Array(entries[0].value) == Array("Nikon".utf8) + [0])
         #expect(entries[0].count == 6)
-        #expect(entries[1].value == tiff.u16(1))
+        #expect(Array(entries[1].value) == tiff.u16(1))
         #expect(entries[1].type == TIFFType.short.rawValue)
     }
 
@@ -195,9 +195,10 @@ final class RecordingSource: ByteSource {
         let exif: [TIFFEntry] = [
             TIFFEntry(
                 tag: ExifTag.dateTimeOriginal, type: TIFFType.ascii.rawValue, count: 20,
-                value: Array("2020:01:02 03:04:05".utf8) + [0]),
+                value: EntryBytes(Array("2020:01:02 03:04:05".utf8) + [0])),
             TIFFEntry(
-                tag: 0x829A, type: TIFFType.rational.rawValue, count: 1, value: tiff.components(.long, [1, 250])),
+                tag: 0x829A, type: TIFFType.rational.rawValue, count: 1,
+                value: EntryBytes(tiff.components(.long, [1, 250]))),
             TIFFEntry(
                 tag: ExifTag.subSecTimeOriginal, type: TIFFType.ascii.rawValue, count: 3, value: [0x32, 0x34, 0]),
         ]
@@ -254,8 +255,11 @@ final class RecordingSource: ByteSource {
 
     @Test func oddLengthValuesArePaddedSoTheNextOneStaysAligned() throws {
         let entries = [
-            TIFFEntry(tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 5, value: Array("Sony".utf8) + [0]),
-            TIFFEntry(tag: ExifTag.model, type: TIFFType.ascii.rawValue, count: 7, value: Array("ILCE-7".utf8) + [0]),
+            TIFFEntry(
+                tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 5, value: EntryBytes(Array("Sony".utf8) + [0])),
+            TIFFEntry(
+                tag: ExifTag.model, type: TIFFType.ascii.rawValue, count: 7,
+                value: EntryBytes(Array("ILCE-7".utf8) + [0])),
         ]
         let compact = CompactTIFF.build(bigEndian: false, ifd0: entries, exif: [], gps: .absent)
         let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
