@@ -257,8 +257,9 @@ struct JSONCursor {
             at += 8
             index += 8
         }
-        // The last bytes of a long text: its last eight again, over what is already written.
-        if index < count, count >= 8 {
+        // The last bytes of a long text with no escape so far: its last eight again, over what is
+        // already written. (After a word that needs an escape, the rest goes byte by byte.)
+        if index < count, count >= 8, index + 8 > count {
             let word = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
             if !Self.needsEscape(word) {
                 let overlap = index - (count - 8)
