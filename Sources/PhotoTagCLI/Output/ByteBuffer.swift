@@ -89,6 +89,15 @@ final class ByteBuffer {
         count += length + (space ? 4 : 3)  // the quotes, the colon and the space
     }
 
+    /// Lets `body` write up to `maximum` bytes straight into the buffer's memory, with one capacity
+    /// check for all of them (see ``JSONCursor``); `body` returns where it stopped writing.
+    @inline(__always)
+    func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>) {
+        reserve(maximum)
+        let start = base + count
+        count += body(start) - start
+    }
+
     /// Empties the buffer and keeps its memory, for the next batch.
     func removeAll() { count = 0 }
 

@@ -19,6 +19,10 @@ struct JSONWriter {
     /// Whether the next value follows a key on the same line.
     private var afterKey = false
 
+    /// Whether no container is open: what is written next is a value of its own, with no
+    /// separator before it, so a compact writer may write any text.
+    var atTop: Bool { containers == 0 }
+
     /// - Parameter depth: the indentation level the value starts at (an element of an array
     ///   that is written separately starts at 1).
     init(pretty: Bool, depth: Int = 0, into out: ByteBuffer = ByteBuffer()) {
@@ -92,33 +96,262 @@ struct JSONWriter {
         out.append("null" as StaticString)
     }
 
+    /// Writes a value of at most `maximum` bytes with a ``JSONCursor``: one capacity check for the
+    /// whole value (an object with its keys, in the compact form), which `body` writes itself.
+    @inline(__always)
+    mutating func piece(atMost maximum: Int, _ body: (inout JSONCursor) -> Void) {
+        prepareValue()
+        Self.write(atMost: maximum, to: out, body)
+    }
+
+    /// Runs `body` with a cursor on `maximum` bytes reserved at the end of `out`.
+    @inline(__always)
+    static func write(atMost maximum: Int, to out: ByteBuffer, _ body: (inout JSONCursor) -> Void) {
+        out.write(atMost: maximum) { start in
+            var cursor = JSONCursor(start)
+            body(&cursor)
+            return cursor.at
+        }
+    }
+
     /// A string given as UTF-8 bytes (borrowed from the place table), or `null`.
     mutating func string(utf8 value: UnsafeRawBufferPointer?) {
-        guard let value else { return null() }
-        prepareValue()
-        out.append(UInt8(ascii: "\""))
-        let bytes = value.bindMemory(to: UInt8.self)
-        // The table's text is valid UTF-8 (checked when it was opened), so only the bytes JSON
-        // escapes need a look: most names, accented ones included, are copied in one go.
-        if !bytes.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out.append(contentsOf: bytes)
-        } else {
-            for byte in bytes { Self.appendEscaped(byte, to: out) }
-        }
-        out.append(UInt8(ascii: "\""))
+        piece(atMost: JSONCursor.room(value)) { $0.string(value) }
     }
 
     mutating func string(_ value: String?) {
-        guard let value else { return null() }
-        prepareValue()
-        Self.appendQuoted(value, to: out)
+        piece(atMost: JSONCursor.room(value)) { $0.string(value) }
     }
 
     mutating func number(_ value: Double?) {
-        guard let value, value.isFinite else { return null() }
-        prepareValue()
-        if !Self.appendShortDecimal(value, to: out) {
-            out.append(value.description)  // at most 24 bytes: a small string, no allocation
+        piece(atMost: JSONCursor.numberRoom) { $0.number(value) }
+    }
+
+    /// Writes `value` as `Double.description` would, for the common case of a number with at
+    /// most seven decimals (coordinates of places and of most inputs), with integer arithmetic.
+    /// Returns false, writing nothing, when the value needs the general algorithm.
+    static func appendShortDecimal(_ value: Double, to out: ByteBuffer) -> Bool {
+        var written = false
+        write(atMost: JSONCursor.numberRoom, to: out) { written = $0.shortDecimal(value) }
+        return written
+    }
+
+    /// A distance in kilometres to the metre, written as `Double.description` writes the rounded
+    /// value (`4.0`, `4.01`, `4.009`), but with integer arithmetic: no float formatting.
+    mutating func metres(_ kilometres: Double) {
+        piece(atMost: JSONCursor.numberRoom) { $0.metres(kilometres) }
+    }
+
+    mutating func integer(_ value: Int?) {
+        piece(atMost: JSONCursor.numberRoom) { $0.integer(value) }
+    }
+
+    /// Writes an integer's decimal digits without making a `String`.
+    static func appendDigits(_ value: Int, to out: ByteBuffer) {
+        write(atMost: JSONCursor.numberRoom, to: out) { $0.integer(value) }
+    }
+
+    /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped,
+    /// everything else as UTF-8 (Swift strings are always valid Unicode, so no byte is lost).
+    static func appendQuoted(_ value: String, to out: ByteBuffer) {
+        write(atMost: JSONCursor.room(value), to: out) { $0.string(value) }
+    }
+}
+
+/// Where JSON text goes in bytes reserved beforehand (``ByteBuffer/write(atMost:_:)``): each
+/// piece is stored with no capacity check of its own. Whoever makes one reserves at least the
+/// sum of the room (``numberRoom``, ``room(_:)-(UnsafeRawBufferPointer?)``, the length of the
+/// literals) of what it writes.
+///
+/// Rendering a million records writes tens of pieces each; a capacity check, a separator state
+/// and a call per piece were most of the cost of the JSON.
+struct JSONCursor {
+    /// The next byte to write.
+    var at: UnsafeMutablePointer<UInt8>
+
+    init(_ at: UnsafeMutablePointer<UInt8>) { self.at = at }
+
+    /// The most bytes a number takes: `null`, an `Int`'s digits (at most 20) or
+    /// `Double.description` of a finite value (at most 24).
+    static let numberRoom = 32
+
+    /// The most bytes a string takes: every byte escaped as `\u00XX`, the quotes, and slack for
+    /// the copy by words; `null` fits too.
+    @inline(__always)
+    static func room(_ text: UnsafeRawBufferPointer?) -> Int { 16 + 6 * (text?.count ?? 0) }
+
+    /// The most bytes a string takes (see ``room(_:)-(UnsafeRawBufferPointer?)``).
+    @inline(__always)
+    static func room(_ text: String?) -> Int { 16 + 6 * (text?.utf8.count ?? 0) }
+
+    /// Writes literal text (keys with their quotes and punctuation).
+    @inline(__always)
+    mutating func raw(_ text: StaticString) {
+        if text.hasPointerRepresentation {
+            // In words, the last one overlapping the one before: no call of memcpy for a length
+            // the compiler does not see.
+            let source = UnsafeRawPointer(text.utf8Start), count = text.utf8CodeUnitCount
+            let target = UnsafeMutableRawPointer(at)
+            if count >= 8 {
+                var index = 0
+                while index + 8 < count {
+                    target.storeBytes(
+                        of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self), toByteOffset: index,
+                        as: UInt64.self)
+                    index += 8
+                }
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8,
+                    as: UInt64.self)
+            } else if count >= 4 {
+                target.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self), toByteOffset: count - 4,
+                    as: UInt32.self)
+            } else {
+                for index in 0..<count { at[index] = text.utf8Start[index] }
+            }
+            at += count
+        } else {
+            text.withUTF8Buffer { bytes in
+                for byte in bytes { self.byte(byte) }
+            }
+        }
+    }
+
+    @inline(__always)
+    mutating func byte(_ value: UInt8) {
+        at.pointee = value
+        at += 1
+    }
+
+    /// A string given as UTF-8 bytes, quoted and escaped, or `null`.
+    @inline(__always)
+    mutating func string(_ value: UnsafeRawBufferPointer?) {
+        guard let value else { return raw("null") }
+        byte(UInt8(ascii: "\""))
+        escaping(value)
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// A string, quoted and escaped, or `null`.
+    mutating func string(_ value: String?) {
+        guard var value else { return raw("null") }
+        byte(UInt8(ascii: "\""))
+        value.withUTF8 { escaping(UnsafeRawBufferPointer($0)) }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Copies `bytes` with what JSON must escape escaped (quote, backslash, control characters
+    /// and DEL). Most text needs no escape: it is copied eight bytes at a time, each word
+    /// checked for those bytes at once.
+    @inline(__always)
+    mutating func escaping(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        let count = bytes.count
+        var index = 0
+        while index + 8 <= count {
+            let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if Self.needsEscape(word) { break }
+            UnsafeMutableRawPointer(at).storeBytes(of: word, as: UInt64.self)
+            at += 8
+            index += 8
+        }
+        // The last bytes of a long text with no escape so far: its last eight again, over what is
+        // already written. (After a word that needs an escape, the rest goes byte by byte.)
+        if index < count, count >= 8, index + 8 > count {
+            let word = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            if !Self.needsEscape(word) {
+                let overlap = index - (count - 8)
+                UnsafeMutableRawPointer(at - overlap).storeBytes(of: word, as: UInt64.self)
+                at += count - index
+                return
+            }
+        }
+        while index < count {
+            let byte = source.load(fromByteOffset: index, as: UInt8.self)
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                escaped(byte)
+            } else {
+                self.byte(byte)
+            }
+            index += 1
+        }
+    }
+
+    /// Whether any of the eight bytes of `word` is below 0x20, a quote, a backslash or DEL.
+    ///
+    /// `(x - 0x01…) & ~x & 0x80…` is nonzero exactly when some byte of `x` is zero (a borrow
+    /// only runs on from a byte that is zero itself), and with 0x20… it finds a byte below 0x20;
+    /// bytes of 0x80 and above (UTF-8) never match.
+    @inline(__always)
+    static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let control = (word &- 0x20 &* ones) & ~word & highs
+        return control | hasZero(word ^ (0x22 &* ones)) | hasZero(word ^ (0x5C &* ones))
+            | hasZero(word ^ (0x7F &* ones)) != 0
+    }
+
+    /// One byte that JSON escapes.
+    mutating func escaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case UInt8(ascii: "\n"): raw("\\n")
+        case UInt8(ascii: "\r"): raw("\\r")
+        case UInt8(ascii: "\t"): raw("\\t")
+        default:
+            raw("\\u00")
+            let digits = hexDigits(byte)
+            self.byte(digits.high)
+            self.byte(digits.low)
+        }
+    }
+
+    /// An integer or `null`.
+    @inline(__always)
+    mutating func integer(_ value: Int?) {
+        guard let value else { return raw("null") }
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        digits(value.magnitude)
+    }
+
+    /// The decimal digits of `value`, two at a time.
+    @inline(__always)
+    mutating func digits(_ value: UInt) {
+        var length = 1
+        var limit: UInt = 10
+        while length < 20, value >= limit {
+            length += 1
+            limit = limit &* 10
+        }
+        fixed(value, width: length)
+    }
+
+    /// The last `width` decimal digits of `value`, with leading zeros, written two at a time.
+    @inline(__always)
+    mutating func fixed(_ value: UInt, width: Int) {
+        var end = at + width, rest = value
+        while end - at >= 2 {
+            let pair = rest % 100
+            rest /= 100
+            end -= 2
+            end[0] = UInt8(truncatingIfNeeded: 0x30 + pair / 10)
+            end[1] = UInt8(truncatingIfNeeded: 0x30 + pair % 10)
+        }
+        if end > at { at.pointee = UInt8(truncatingIfNeeded: 0x30 + rest % 10) }
+        at += width
+    }
+
+    /// A number, as `Double.description` writes it, or `null` (also for infinities and NaN).
+    mutating func number(_ value: Double?) {
+        guard let value, value.isFinite else { return raw("null") }
+        if !shortDecimal(value) {
+            var text = value.description  // at most 24 bytes: a small string, no allocation
+            text.withUTF8 { bytes in
+                for byte in bytes { self.byte(byte) }
+            }
         }
     }
 
@@ -128,35 +361,30 @@ struct JSONWriter {
     ///
     /// The fewest decimals whose rounding reads back as exactly `value` give the shortest text
     /// that round-trips, which is what `description` prints in this range.
-    static func appendShortDecimal(_ value: Double, to out: ByteBuffer) -> Bool {
+    @inline(__always)
+    mutating func shortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
         guard magnitude >= 1e-4, magnitude < 1e9 else { return false }
         var scale = 1.0
+        var power = 1
         for decimals in 0..<8 {
-            if decimals > 0 { scale *= 10 }  // exact: every power of ten up to 10^22 is a Double
-            let scaled = (magnitude * scale).rounded()
-            guard scaled / scale == magnitude else { continue }
-            // Digits of round(|value| * 10^decimals), written backwards, with the point put in
-            // `decimals` digits from the end (and ".0" for a whole number, as description does).
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digits in
-                var units = UInt64(scaled)
-                var index = 32
-                func put(_ byte: UInt8) {
-                    index -= 1
-                    digits[index] = byte
-                }
-                if decimals == 0 { put(0x30) }
-                for _ in 0..<decimals {
-                    put(UInt8(0x30 + units % 10))
-                    units /= 10
-                }
-                put(UInt8(ascii: "."))
-                repeat {
-                    put(UInt8(0x30 + units % 10))
-                    units /= 10
-                } while units > 0
-                if value < 0 { put(UInt8(ascii: "-")) }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+            if decimals > 0 {
+                scale *= 10  // exact: every power of ten up to 10^22 is a Double
+                power *= 10
+            }
+            // round(x), half away from zero, without a call: x < 10^16, so its whole part fits and
+            // x minus it is exact (Sterbenz); at 2^52 and above x is whole.
+            let product = magnitude * scale
+            let whole = Int(product)  // signed: one instruction each way
+            let units = product - Double(whole) >= 0.5 ? whole + 1 : whole
+            guard Double(units) / scale == magnitude else { continue }
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            digits(UInt(units / power))
+            byte(UInt8(ascii: "."))
+            if decimals == 0 {
+                byte(0x30)
+            } else {
+                fixed(UInt(units % power), width: decimals)
             }
             return true
         }
@@ -164,80 +392,18 @@ struct JSONWriter {
     }
 
     /// A distance in kilometres to the metre, written as `Double.description` writes the rounded
-    /// value (`4.0`, `4.01`, `4.009`), but with integer arithmetic: no float formatting.
+    /// value (`4.0`, `4.01`, `4.009`), with integer arithmetic.
     mutating func metres(_ kilometres: Double) {
-        let metres = Int((kilometres * 1000).rounded())
-        guard kilometres.isFinite, kilometres >= 0, metres < 1_000_000_000_000 else {
+        guard kilometres.isFinite, kilometres >= 0, kilometres < 1e12 else {
             return number(roundedDistance(kilometres))
         }
-        prepareValue()
-        Self.appendDigits(metres / 1000, to: out)
-        out.append(UInt8(ascii: "."))
-        var fraction = metres % 1000
-        var digits = 3
-        while digits > 1, fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        if digits == 3, fraction < 100 { out.append(UInt8(ascii: "0")) }
-        if digits >= 2, fraction < 10 { out.append(UInt8(ascii: "0")) }
-        Self.appendDigits(fraction, to: out)
-    }
-
-    mutating func integer(_ value: Int?) {
-        guard let value else { return null() }
-        prepareValue()
-        Self.appendDigits(value, to: out)
-    }
-
-    /// Writes an integer's decimal digits without making a `String`.
-    static func appendDigits(_ value: Int, to out: ByteBuffer) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
-            var magnitude = value.magnitude
-            var index = 24
-            repeat {
-                index -= 1
-                digits[index] = UInt8(0x30 + magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "-")
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
-        }
-    }
-
-    /// Appends `value` as a JSON string: quotes, backslashes and control characters escaped,
-    /// everything else as UTF-8 (Swift strings are always valid Unicode, so no byte is lost).
-    static func appendQuoted(_ value: String, to out: ByteBuffer) {
-        var value = value
-        value.withUTF8 { utf8 in
-            out.append(UInt8(ascii: "\""))
-            // Most text needs no escape: copy it in one go, and fall back to the loop only when
-            // some byte must be escaped.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-                out.append(contentsOf: utf8)
-            } else {
-                for byte in utf8 { appendEscaped(byte, to: out) }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
-    }
-
-    static func appendEscaped(_ byte: UInt8, to out: ByteBuffer) {
-        switch byte {
-        case UInt8(ascii: "\""): out.append("\\\"" as StaticString)
-        case UInt8(ascii: "\\"): out.append("\\\\" as StaticString)
-        case UInt8(ascii: "\n"): out.append("\\n" as StaticString)
-        case UInt8(ascii: "\r"): out.append("\\r" as StaticString)
-        case UInt8(ascii: "\t"): out.append("\\t" as StaticString)
-        case 0..<0x20, 0x7F:
-            out.append("\\u00" as StaticString)
-            let digits = hexDigits(byte)
-            out.append(digits.high)
-            out.append(digits.low)
-        default: out.append(byte)
-        }
+        let metres = UInt((kilometres * 1000).rounded())
+        guard metres < 1_000_000_000_000 else { return number(roundedDistance(kilometres)) }
+        digits(metres / 1000)
+        byte(UInt8(ascii: "."))
+        let fraction = at
+        fixed(metres % 1000, width: 3)
+        // Trailing zeros dropped, one digit kept.
+        while at - fraction > 1, at[-1] == 0x30 { at -= 1 }
     }
 }

@@ -179,6 +179,7 @@ extension PhotoRecord {
 extension CoordinateRecord {
     /// Writes the record as `{latitude, longitude, place, [nearby], warnings, error, line}`.
     func write(to json: inout JSONWriter, nearby: Bool) {
+        if !json.pretty, json.atTop { return writeCompact(to: &json, nearby: nearby) }
         json.beginObject()
         json.key("latitude")
         json.number(coordinate?.latitude)
@@ -202,6 +203,37 @@ extension CoordinateRecord {
     }
 }
 
+extension CoordinateRecord {
+    /// ``write(to:nearby:)`` on one line, as a value of its own (NDJSON): the same text, its
+    /// keys written as literals with their punctuation. Nothing is open around it, so the
+    /// pieces need no separators from the writer.
+    private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        json.piece(atMost: 64 + 2 * JSONCursor.numberRoom) { out in
+            out.raw("{\"latitude\":")
+            out.number(coordinate?.latitude)
+            out.raw(",\"longitude\":")
+            out.number(coordinate?.longitude)
+            out.raw(",\"place\":")
+        }
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        let atSea = place.location?.atSea == true
+        let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
+        json.piece(atMost: room) { out in
+            out.raw(",\"warnings\":[")
+            if atSea { out.string(atSeaWarning) }
+            out.raw("],\"error\":")
+            out.string(error)
+            out.raw(",\"line\":")
+            out.integer(line)
+            out.raw("}")
+        }
+    }
+}
+
 /// Writes the `place` object of a record, its text copied from the tables' bytes: the named
 /// place's fields, with the country, region and zone of the ``Location`` (which may differ from
 /// the named place's own, across a border or at sea), then `city` and `basis`. `null` without a
@@ -209,6 +241,7 @@ extension CoordinateRecord {
 func writePlace(_ location: Location?, to json: inout JSONWriter) {
     guard let location, location.nearest != nil || location.countryCode != nil else { return json.null() }
     let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
+    if !json.pretty { return writeCompactPlace(location, named: named, to: &json) }
     json.beginObject()
     json.key("geonameId")
     json.integer(named?.0.geonameId)
@@ -259,6 +292,69 @@ func writePlace(_ location: Location?, to json: inout JSONWriter) {
     json.key("basis")
     json.string(location.basis.rawValue)
     json.endObject()
+}
+
+/// ``writePlace(_:to:)-(Location?,_)`` on one line: the same text, written as literal keys with
+/// their punctuation and the values between them, with one capacity check for the whole object.
+private func writeCompactPlace(
+    _ location: Location, named: (PlaceView.Fields, Double, Double)?, to json: inout JSONWriter
+) {
+    let city = location.city.map { ($0.view.fields, $0.distanceKm) }
+    // The keys and punctuation take under 300 bytes, and there are nine numbers.
+    var room = 300 + 9 * JSONCursor.numberRoom
+    room += JSONCursor.room(named?.0.name) + JSONCursor.room(named?.0.asciiName) + JSONCursor.room(location.admin1)
+    room += JSONCursor.room(location.admin1Code) + JSONCursor.room(location.admin2)
+    room += JSONCursor.room(location.countryCode) + JSONCursor.room(location.country)
+    room += JSONCursor.room(location.timezone) + JSONCursor.room(named?.0.featureCode)
+    room += JSONCursor.room(city?.0.name) + JSONCursor.room(location.basis.rawValue)
+    json.piece(atMost: room) { out in
+        out.raw("{\"geonameId\":")
+        out.integer(named?.0.geonameId)
+        out.raw(",\"name\":")
+        out.string(named?.0.name)
+        out.raw(",\"asciiName\":")
+        out.string(named?.0.asciiName)
+        out.raw(",\"admin1\":")
+        out.string(location.admin1)
+        out.raw(",\"admin1Code\":")
+        out.string(location.admin1Code)
+        out.raw(",\"admin2\":")
+        out.string(location.admin2)
+        out.raw(",\"countryCode\":")
+        out.string(location.countryCode)
+        out.raw(",\"country\":")
+        out.string(location.country)
+        out.raw(",\"timezone\":")
+        out.string(location.timezone)
+        out.raw(",\"population\":")
+        out.integer(named?.0.population)
+        out.raw(",\"featureCode\":")
+        out.string(named?.0.featureCode)
+        out.raw(",\"latitude\":")
+        out.number(named?.0.latitude)
+        out.raw(",\"longitude\":")
+        out.number(named?.0.longitude)
+        out.raw(",\"distanceKm\":")
+        if let named { out.metres(named.1) } else { out.raw("null") }
+        out.raw(",\"bearing\":")
+        out.integer(named.map { roundedBearing($0.2) })
+        if let city {
+            out.raw(",\"city\":{\"geonameId\":")
+            out.integer(city.0.geonameId)
+            out.raw(",\"name\":")
+            out.string(city.0.name)
+            out.raw(",\"population\":")
+            out.integer(city.0.population)
+            out.raw(",\"distanceKm\":")
+            out.metres(city.1)
+            out.raw("}")
+        } else {
+            out.raw(",\"city\":null")
+        }
+        out.raw(",\"basis\":")
+        out.string(location.basis.rawValue)
+        out.raw("}")
+    }
 }
 
 /// Writes a place of `nearby`: the nearest place's own fields, as the `place` object has them
