@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -293,11 +294,11 @@ private final class RegionIndex: Sendable {
     private let maps = AtomicLazyReference<Maps>()
     /// Held while the maps are built, so that they are built once: geocode's first batch asks
     /// on every core at once, and each build reads every region (about 60 million instructions).
-    private let building = Mutex(())
+    private let building = Locked(())
 
     func lookUp(_ table: PlaceTable) -> Maps {
         if let maps = maps.load() { return maps }
-        return building.withLock { _ in maps.load() ?? maps.storeIfNil(Maps(table)) }
+        return building.withLock { (_: inout Void) in maps.load() ?? maps.storeIfNil(Maps(table)) }
     }
 }
 
