@@ -341,6 +341,12 @@ import Testing
         _ = live.output.readData(ofLength: 1 << 16)
         #expect(live.waitForErrors(containing: " files  "))
         kill(live.pid, SIGINT)
+        // Standard output is drained from here on. Without a sanitizer the handler runs at once,
+        // interrupting the blocked write(2); ThreadSanitizer defers a signal that lands in a
+        // blocked write until the call returns, which a full pipe that nobody reads never lets
+        // happen (seen when the reading threads moved off Dispatch onto their own pthreads).
+        let output = live.output
+        DispatchQueue.global().async { _ = output.readDataToEndOfFile() }
         let errors = live.finish()
         #expect(live.signal == SIGINT)
         #expect(errors.hasPrefix("phototag: \(root)/a-empty.jpg: file is empty\n"))
