@@ -1,46 +1,19 @@
+import ReverseGeocoding
+
 /// A capture time as the camera's clock showed it: the local civil time where the photo was
-/// taken, without a zone.
-package struct MapTime: Sendable, Hashable, Comparable {
-    /// The year (four digits), month (1–12) and day (1–31).
-    package var year: Int
-    package var month: Int
-    package var day: Int
-    /// The hour (0–23), minute and second.
-    package var hour: Int
-    package var minute: Int
-    package var second: Int
+/// taken, without a zone (ReverseGeocoding's wall-clock date and time).
+package typealias MapTime = CivilDateTime
 
-    /// A date and time of day (midnight when the time is left out).
-    package init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        self.year = year
-        self.month = month
-        self.day = day
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-    }
-
-    /// The fields as one sortable number.
-    var key: Int64 {
-        ((((Int64(year) * 13 + Int64(month)) * 32 + Int64(day)) * 24 + Int64(hour)) * 60 + Int64(minute)) * 60
-            + Int64(second)
-    }
-
-    /// Whether `lhs` is earlier.
-    package static func < (lhs: MapTime, rhs: MapTime) -> Bool { lhs.key < rhs.key }
-
+extension CivilDateTime {
     /// `YYYY-MM-DD`.
-    package var dateText: String { "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))" }
+    package var dateText: String { String(description.prefix { $0 != "T" }) }
 
     /// `YYYY-MM-DD HH:MM:SS`.
-    package var text: String { "\(dateText) \(digits(hour, 2)):\(digits(minute, 2)):\(digits(second, 2))" }
-}
-
-/// `value` in decimal with at least `width` digits (a minus sign before the zeros).
-func digits(_ value: Int, _ width: Int) -> String {
-    let magnitude = String(value.magnitude)
-    let padded = String(repeating: "0", count: max(0, width - magnitude.count)) + magnitude
-    return value < 0 ? "-" + padded : padded
+    package var text: String {
+        var text = description
+        if let separator = text.firstIndex(of: "T") { text.replaceSubrange(separator...separator, with: " ") }
+        return text
+    }
 }
 
 /// One located photo for the map: where, which file, the named place and when.
