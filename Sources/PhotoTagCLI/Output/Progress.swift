@@ -1,4 +1,5 @@
 import PhotoTagSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -87,6 +88,11 @@ final class ProgressBar {
         } else {
             line += "\u{1B}[K" + text
         }
+        // The interrupt handler may run on another thread; once it has erased the bar, no thread
+        // draws it again (the gate), and while a bar is being written it waits for the write.
+        let onDescriptor = sink is FileSink
+        if onDescriptor, !InterruptEraser.gate.beginDrawing() { return }
+        defer { if onDescriptor { InterruptEraser.gate.endDrawing() } }
         shownWidth = max(width, 1)
         // Armed before the bar is written: a signal in between only erases a line already clear,
         // while one just after the write finds the eraser ready.
@@ -161,6 +167,8 @@ enum InterruptEraser {
     }()
     private static let capacity = 120
     private nonisolated(unsafe) static var installed = false
+    /// Keeps the bar's drawing and the handler's erasing in order across threads.
+    static let gate = DrawGate()
 
     /// Makes the handler write `bytes` to `descriptor` (on a signal) from now on.
     static func arm(descriptor: Int32, bytes: [UInt8]) {
@@ -175,6 +183,7 @@ enum InterruptEraser {
         memory.storeBytes(of: count | slot << 32, toByteOffset: 8, as: Int.self)
         if !installed {
             installed = true
+            _ = gate  // made now, not first in the handler
             for number in [SIGINT, SIGTERM] { install(number) }
         }
     }
@@ -193,6 +202,10 @@ enum InterruptEraser {
 
     /// The signal handler: erase, then end by the signal itself.
     fileprivate static func erase() {
+        // No bar is drawn after this one is erased; a bar being written now is waited for (a
+        // tenth of a second at most: a write blocked on a stalled terminal does not hold up the
+        // end), so the erasing bytes come after it.
+        gate.close(waitingUpTo: 100)
         let memory = state
         let control = memory.load(fromByteOffset: 8, as: Int.self)
         let count = control & 0xFFFF_FFFF, slot = (control >> 32) & 1
@@ -213,4 +226,56 @@ private func handleInterrupt(_ number: Int32) {
     // signal is blocked while its handler runs).
     signal(number, SIG_DFL)
     raise(number)
+}
+
+/// Orders the progress bar's drawing, on whichever thread delivers records, against the interrupt
+/// handler's erasing, on whichever thread the signal lands: without it a thread could draw the bar
+/// again between the handler's erasing and the end of the process, leaving it on screen.
+///
+/// A drawing thread announces itself, then looks whether the gate is closed; the handler closes
+/// the gate, then looks whether a thread is drawing. Both are sequentially consistent atomics, so
+/// at least one of them sees the other: either the bar is not drawn, or the handler waits until
+/// it is out and erases it after. Only atomic loads and stores and `nanosleep(2)`: safe in a
+/// signal handler. The handler does not wait for its own thread (interrupted mid-draw, it ends
+/// the process before the bar is written, or erases it if it was).
+final class DrawGate: Sendable {
+    private let closed = Atomic<Bool>(false)
+    /// The thread drawing the bar, 0 when none is.
+    private let drawing = Atomic<UInt>(0)
+
+    /// Marks this thread as drawing; false when the gate is closed (and then it does not draw).
+    func beginDrawing() -> Bool {
+        drawing.store(currentThread(), ordering: .sequentiallyConsistent)
+        guard !closed.load(ordering: .sequentiallyConsistent) else {
+            drawing.store(0, ordering: .sequentiallyConsistent)
+            return false
+        }
+        return true
+    }
+
+    /// This thread's bar is written.
+    func endDrawing() {
+        drawing.store(0, ordering: .sequentiallyConsistent)
+    }
+
+    /// Closes the gate for good, then waits up to `milliseconds` for another thread's bar to be
+    /// written.
+    func close(waitingUpTo milliseconds: Int) {
+        closed.store(true, ordering: .sequentiallyConsistent)
+        let me = currentThread()
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        for _ in 0..<milliseconds {
+            let thread = drawing.load(ordering: .sequentiallyConsistent)
+            guard thread != 0, thread != me else { return }
+            nanosleep(&pause, nil)
+        }
+    }
+
+    private func currentThread() -> UInt {
+        #if canImport(Glibc)
+            UInt(pthread_self())
+        #else
+            UInt(bitPattern: pthread_self())
+        #endif
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PhotoTagSupport
 import ReverseGeocoding
 import TestSupport
 import Testing
@@ -321,5 +322,37 @@ import Testing
         disabled.advance()
         disabled.finish()
         #expect(silent.text.isEmpty)
+    }
+
+    /// The interrupt handler's erasing, on one thread, comes after a bar another thread is writing,
+    /// and no bar is drawn after it (a bar drawn in between was left on screen once, under
+    /// AddressSanitizer, whose slower calls widened the window).
+    @Test func theInterruptEraserWaitsForABarBeingWrittenAndStopsTheNext() {
+        let gate = DrawGate()
+        let events = Locked<[String]>([])
+        let drawing = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            #expect(gate.beginDrawing())
+            drawing.signal()
+            usleep(100_000)  // a slow write of the bar
+            events.withLock { $0.append("bar") }
+            gate.endDrawing()
+            finished.signal()
+        }
+        drawing.wait()
+        gate.close(waitingUpTo: 5_000)
+        events.withLock { $0.append("erase") }
+        finished.wait()
+        #expect(events.withLock { $0 } == ["bar", "erase"])
+        #expect(!gate.beginDrawing())
+    }
+
+    @Test func theInterruptEraserDoesNotWaitForItsOwnThread() {
+        let gate = DrawGate()
+        #expect(gate.beginDrawing())
+        let start = Date()
+        gate.close(waitingUpTo: 5_000)  // a handler that interrupted this thread's own drawing
+        #expect(Date().timeIntervalSince(start) < 1)
     }
 }
