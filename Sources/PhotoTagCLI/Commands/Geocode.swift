@@ -222,6 +222,7 @@ struct GeocodeRun {
         let geocoder = geocoder, place = options.place, formatter = formatter
         let buffers = buffers
         let locatedOnly = locatedOnly
+        let ndjson = formatter.format == .ndjson
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
             buffers.all[number].removeAll()
             var result = Part(bytes: buffers.all[number])
@@ -239,9 +240,17 @@ struct GeocodeRun {
                     if locatedOnly { continue }
                 }
                 if formatter.format.isMap, let point = MapOutput.point(record) { result.points.append(point) }
-                // Located-only GeoJSON cannot number its records before the parts are joined:
-                // each gets the separator of a record after the first (see `process`).
-                formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
+                if ndjson {
+                    // What `formatter.append` writes for NDJSON (no separator), without wrapping
+                    // the record in a ``Record`` and copying it down the format's switch.
+                    var json = JSONWriter(pretty: false, into: result.bytes)
+                    record.write(to: &json, nearby: formatter.nearby)
+                    result.bytes.append(0x0A)
+                } else {
+                    // Located-only GeoJSON cannot number its records before the parts are joined:
+                    // each gets the separator of a record after the first (see `process`).
+                    formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
+                }
                 result.records += 1
             }
             return result
