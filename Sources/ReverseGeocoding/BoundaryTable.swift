@@ -161,6 +161,16 @@ public final class BoundaryTable: Sendable {
     public func timeZoneName(_ index: Int) -> String { view.string(at: view.featureField(index, 0)) ?? "" }
     /// The `zone.tab` country of time zone `index` (`nil` for the ocean zones).
     public func timeZoneCountry(_ index: Int) -> String? { view.string(at: view.featureField(index, 1)) }
+    /// The country and admin-1 code of admin-1 region `index` as UTF-8 borrowed from the table
+    /// (empty when missing, as ``admin1(_:)`` gives them): no `String` made.
+    package func admin1UTF8(_ index: Int) -> (countryCode: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer) {
+        let feature = view.timeZoneCount + view.countryCount + index
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        return (
+            view.utf8(at: view.featureField(feature, 0)) ?? empty, view.utf8(at: view.featureField(feature, 1)) ?? empty
+        )
+    }
+
     /// The code of country `index`.
     public func countryCode(_ index: Int) -> String {
         view.string(at: view.featureField(view.timeZoneCount + index, 0)) ?? ""
@@ -309,12 +319,17 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
     func string(at offset: UInt32) -> String? {
+        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
+    /// 0 (none) or an offset outside the pool.
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
         let start = Int(offset)
         guard start != 0, start + 2 <= strings.count else { return nil }
         let length = Int(strings[start]) | Int(strings[start + 1]) << 8
         guard start + 2 + length <= strings.count else { return nil }
-        return String(
-            decoding: UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
     }
 
     /// String field 0 or 1 of global feature `feature`.

@@ -156,6 +156,8 @@ extension ReverseGeocoder {
 struct CityChooser: PlaceTable.Collector {
     let rule: CityRule
     let countryCode: UnsafeRawBufferPointer?
+    /// The test of `countryCode`, when there is one.
+    private var country: CountryTest?
     /// The rule's maximum radius, or the caller's filter's when smaller.
     let maximumDistanceKm: Double
     let worst: Double
@@ -174,6 +176,8 @@ struct CityChooser: PlaceTable.Collector {
     init(rule: CityRule, countryCode: UnsafeRawBufferPointer?, maximumDistanceKm: Double) {
         self.rule = rule
         self.countryCode = countryCode
+        // A place whose region or code cannot be read is in the empty country.
+        country = countryCode.map { CountryTest($0, unreadable: $0.isEmpty) }
         self.maximumDistanceKm = maximumDistanceKm
         let small = 1_000_000 * pow(rule.minimumRadiusKm / rule.radiusAtMillionKm, 1 / rule.radiusExponent)
         smallPopulation = small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
@@ -220,24 +224,18 @@ struct CityChooser: PlaceTable.Collector {
     }
 
     /// Whether the place is in the country (any place when no country is given).
-    private func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
-        guard let countryCode else { return true }
-        guard let region = table.regionIndex(at: slot), let code = table.utf8(at: table.regionString(region, field: 0))
-        else { return countryCode.isEmpty }
-        return code.elementsEqual(countryCode)
+    @inline(__always)
+    private mutating func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
+        country?.contains(slot, in: table) ?? true
     }
 
     /// Whether the place may be named: in the country and not a section of a city (`PPLX`).
-    private func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
+    private mutating func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
         if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
             code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
         {
             return false
         }
-        guard let countryCode else { return true }
-        guard let region = table.regionIndex(at: slot),
-            let code = table.utf8(at: table.regionString(region, field: 0))
-        else { return countryCode.isEmpty }
-        return code.elementsEqual(countryCode)
+        return inCountry(slot, in: table)
     }
 }

@@ -230,6 +230,18 @@ struct GeocodeRun {
                 let line = lines[index]
                 var record = CoordinateRecord(line: line.number)
                 switch parseCoordinate(bytes[line.range]) {
+                case .success(let coordinate) where ndjson:
+                    // What `formatter.append` writes for NDJSON (no separator), straight from the
+                    // lookup: no ``Record`` made, wrapped and copied down the format's switch.
+                    let found = place.lookUp(coordinate, in: geocoder)
+                    if !found.found, !place.skip { result.placeless = true }
+                    var json = JSONWriter(pretty: false, into: result.bytes)
+                    CoordinateRecord.writeCompact(
+                        coordinate: coordinate, place: found, error: nil, line: line.number, nearby: formatter.nearby,
+                        to: &json)
+                    result.bytes.append(0x0A)
+                    result.records += 1
+                    continue
                 case .success(let coordinate):
                     record.coordinate = coordinate
                     record.place = place.lookUp(coordinate, in: geocoder)
@@ -240,17 +252,9 @@ struct GeocodeRun {
                     if locatedOnly { continue }
                 }
                 if formatter.format.isMap, let point = MapOutput.point(record) { result.points.append(point) }
-                if ndjson {
-                    // What `formatter.append` writes for NDJSON (no separator), without wrapping
-                    // the record in a ``Record`` and copying it down the format's switch.
-                    var json = JSONWriter(pretty: false, into: result.bytes)
-                    record.write(to: &json, nearby: formatter.nearby)
-                    result.bytes.append(0x0A)
-                } else {
-                    // Located-only GeoJSON cannot number its records before the parts are joined:
-                    // each gets the separator of a record after the first (see `process`).
-                    formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
-                }
+                // Located-only GeoJSON cannot number its records before the parts are joined:
+                // each gets the separator of a record after the first (see `process`).
+                formatter.append(.coordinate(record), at: locatedOnly ? 1 : first + index, to: result.bytes)
                 result.records += 1
             }
             return result

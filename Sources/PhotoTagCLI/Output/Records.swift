@@ -208,6 +208,16 @@ extension CoordinateRecord {
     /// keys written as literals with their punctuation. Nothing is open around it, so the
     /// pieces need no separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        Self.writeCompact(coordinate: coordinate, place: place, error: error, line: line, nearby: nearby, to: &json)
+    }
+
+    /// ``writeCompact(to:nearby:)`` from a record's parts, for `geocode`, which writes each point
+    /// as soon as it is looked up rather than making a record and copying it (a ``Location`` holds
+    /// strings, and each copy retains them).
+    static func writeCompact(
+        coordinate: Coordinate?, place: borrowing PlaceResult, error: String?, line: Int?, nearby: Bool,
+        to json: inout JSONWriter
+    ) {
         json.piece(atMost: 64 + 2 * JSONCursor.numberRoom) { out in
             out.raw("{\"latitude\":")
             out.number(coordinate?.latitude)
@@ -215,12 +225,17 @@ extension CoordinateRecord {
             out.number(coordinate?.longitude)
             out.raw(",\"place\":")
         }
-        writePlace(place.location, to: &json)
+        var atSea = false
+        if let location = place.location {
+            atSea = location.atSea
+            writePlace(location, to: &json)
+        } else {
+            json.null()
+        }
         if nearby {
             json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
             writeNearby(place.nearby, to: &json)
         }
-        let atSea = place.location?.atSea == true
         let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
         json.piece(atMost: room) { out in
             out.raw(",\"warnings\":[")
@@ -239,7 +254,13 @@ extension CoordinateRecord {
 /// the named place's own, across a border or at sea), then `city` and `basis`. `null` without a
 /// lookup, or when neither a place nor a country was found.
 func writePlace(_ location: Location?, to json: inout JSONWriter) {
-    guard let location, location.nearest != nil || location.countryCode != nil else { return json.null() }
+    guard let location else { return json.null() }
+    writePlace(location, to: &json)
+}
+
+/// ``writePlace(_:to:)-(Location?,_)`` of a lookup's answer.
+func writePlace(_ location: borrowing Location, to json: inout JSONWriter) {
+    guard location.nearest != nil || location.countryCode != nil else { return json.null() }
     if !json.pretty { return writeCompactPlace(location, to: &json) }
     let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
     json.beginObject()
@@ -300,7 +321,7 @@ func writePlace(_ location: Location?, to json: inout JSONWriter) {
 /// The named place's and the city's fields are read into locals of their own first: the body
 /// then reads scalars, where optional chaining into the whole ``PlaceView/Fields`` (about 200
 /// bytes) copied it once for each field it wrote.
-private func writeCompactPlace(_ location: Location, to json: inout JSONWriter) {
+private func writeCompactPlace(_ location: borrowing Location, to json: inout JSONWriter) {
     var geonameId: Int? = nil, population: Int? = nil, bearing: Int? = nil
     var name: UnsafeRawBufferPointer? = nil, asciiName: UnsafeRawBufferPointer? = nil
     var featureCode: UnsafeRawBufferPointer? = nil
@@ -317,14 +338,13 @@ private func writeCompactPlace(_ location: Location, to json: inout JSONWriter) 
         let own = match.view.ownFields
         city = (own.geonameId, own.name, own.population, match.distanceKm)
     }
-    let admin1 = location.admin1, admin2 = location.admin2, country = location.country
-    let admin1Code = location.admin1Code, countryCode = location.countryCode, timezone = location.timezone
+    let admin1 = location.admin1, admin2 = location.admin2, country = location.country, basis = location.basis
     // The keys, the punctuation and the basis take under 300 bytes, and there are nine numbers.
     var room = 332 + 9 * JSONCursor.numberRoom
     room += JSONCursor.room(name) + JSONCursor.room(asciiName) + JSONCursor.room(admin1)
-    room += JSONCursor.room(admin1Code) + JSONCursor.room(admin2)
-    room += JSONCursor.room(countryCode) + JSONCursor.room(country)
-    room += JSONCursor.room(timezone) + JSONCursor.room(featureCode) + JSONCursor.room(city?.name)
+    room += JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
+    room += JSONCursor.room(location.countryCode) + JSONCursor.room(country)
+    room += JSONCursor.room(location.timezone) + JSONCursor.room(featureCode) + JSONCursor.room(city?.name)
     json.piece(atMost: room) { out in
         out.raw("{\"geonameId\":")
         out.integer(geonameId)
@@ -335,15 +355,15 @@ private func writeCompactPlace(_ location: Location, to json: inout JSONWriter) 
         out.raw(",\"admin1\":")
         out.string(admin1)
         out.raw(",\"admin1Code\":")
-        out.string(admin1Code)
+        out.string(location.admin1Code)
         out.raw(",\"admin2\":")
         out.string(admin2)
         out.raw(",\"countryCode\":")
-        out.string(countryCode)
+        out.string(location.countryCode)
         out.raw(",\"country\":")
         out.string(country)
         out.raw(",\"timezone\":")
-        out.string(timezone)
+        out.string(location.timezone)
         out.raw(",\"population\":")
         out.integer(population)
         out.raw(",\"featureCode\":")
@@ -370,7 +390,7 @@ private func writeCompactPlace(_ location: Location, to json: inout JSONWriter) 
             out.raw(",\"city\":null")
         }
         // The basis's raw value, as a literal (no `String` made).
-        switch location.basis {
+        switch basis {
         case .boundaries: out.raw(",\"basis\":\"boundaries\"}")
         case .nearest: out.raw(",\"basis\":\"nearest\"}")
         }
