@@ -106,17 +106,25 @@ extension ReverseGeocoder {
     }
 
     /// The city (``cityView(near:countryCode:filter:rule:)``) and the nearest place of the country
-    /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree
-    /// when the nearest place is within the city rule's radius, as it is for most points on land.
+    /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree:
+    /// within the city rule's radius it sees every place, as the city needs; beyond it, only what
+    /// the nearest place of the country may be (most points on land are farther than the radius
+    /// from any place, and a search of the radius alone, then one for the nearest, read the tree
+    /// twice).
     package func cityAndNearestView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none,
         rule: CityRule = .standard, limitKm: Double
     ) -> (city: PlaceView.Match?, nearest: PlaceView.Match?) {
         let query = coordinate.unitVector
-        var chooser = CityChooser(
-            rule: rule, countryCode: countryCode,
-            maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm))
-        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &chooser)
+        var limited = filter
+        limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limitKm)
+        var both = CityAndNearest(
+            chooser: CityChooser(
+                rule: rule, countryCode: countryCode,
+                maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm)),
+            nearest: BestInCountry(country: countryCode, worst: squaredChordBound(limited)))
+        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &both)
+        let chooser = both.chooser
         var city: PlaceView.Match? = nil
         let citySlot =
             chooser.covering >= 0
@@ -125,15 +133,23 @@ extension ReverseGeocoder {
         if let (slot, _) = citySlot, let (distance, bearing) = measure(slot, query, filter) {
             city = PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
         }
-        var limited = filter
-        limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limitKm)
-        guard chooser.closest >= 0, let (distance, bearing) = measure(chooser.closest, query, limited) else {
-            // Nothing of the country within the rule's radius: a search of its own, farther.
-            return (city, nearestPlaceView(to: coordinate, inCountry: countryCode, filter: limited))
+        // The nearest place of the country within the radius, else beyond it (what a search of
+        // its own, ``nearestPlaceView(to:inCountry:filter:)`` with `limited`, gives).
+        let slot = chooser.closest >= 0 ? chooser.closest : both.nearest.slot
+        guard slot >= 0, let (distance, bearing) = measure(slot, query, limited) else {
+            // The closest within the radius may be a hair beyond a smaller filter's distance:
+            // then the nearest of the country, if another.
+            if chooser.closest >= 0, both.nearest.slot >= 0, both.nearest.slot != chooser.closest,
+                let (distance, bearing) = measure(both.nearest.slot, query, limited)
+            {
+                let view = PlaceView(geocoder: self, slot: both.nearest.slot)
+                return (city, PlaceView.Match(view: view, distanceKm: distance, bearing: bearing))
+            }
+            return (city, nil)
         }
-        let nearest = PlaceView.Match(
-            view: PlaceView(geocoder: self, slot: chooser.closest), distanceKm: distance, bearing: bearing)
-        return (city, nearest)
+        return (
+            city, PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
+        )
     }
 
     /// The slot of the city and its distance: one search of the tree within the rule's maximum
@@ -148,6 +164,24 @@ extension ReverseGeocoder {
         if chooser.covering >= 0 { return (chooser.covering, chooser.coveringDistance) }
         if chooser.nearest >= 0 { return (chooser.nearest, chooser.nearestDistance) }
         return nil
+    }
+}
+
+/// The collector of ``ReverseGeocoder/cityAndNearestView(near:countryCode:filter:rule:limitKm:)``:
+/// the city rule's chooser, offered every place within its radius, and the nearest place of the
+/// country, offered every place within its own shrinking bound. A place within either is offered
+/// to that one, so each sees what a search of its own would (their answers do not depend on the
+/// order places come in).
+struct CityAndNearest: PlaceTable.Collector {
+    var chooser: CityChooser
+    var nearest: BestInCountry
+
+    var worst: Double { Swift.max(chooser.worst, nearest.worst) }
+
+    @inline(__always)
+    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+        if squaredChord <= chooser.worst { chooser.offer(squaredChord, slot, in: table) }
+        if squaredChord <= nearest.worst { nearest.offer(squaredChord, slot, in: table) }
     }
 }
 

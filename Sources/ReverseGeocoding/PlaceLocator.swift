@@ -323,15 +323,20 @@ extension ReverseGeocoder {
         to coordinate: Coordinate, inCountry countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none
     ) -> PlaceView.Match? {
         let query = coordinate.unitVector
-        var bound = Double.infinity
-        if let limit = filter.maximumDistanceKm {
-            bound = limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
-        }
-        var best = BestInCountry(country: countryCode, worst: bound)
+        var best = BestInCountry(country: countryCode, worst: squaredChordBound(filter))
         table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &best)
         guard best.slot >= 0 else { return nil }
         guard let (distance, bearing) = measure(best.slot, query, filter) else { return nil }
         return PlaceView.Match(view: PlaceView(geocoder: self, slot: best.slot), distanceKm: distance, bearing: bearing)
+    }
+}
+
+extension ReverseGeocoder {
+    /// The largest squared chord a place within `filter`'s distance may have (infinite without
+    /// one), a hair wide so that a place exactly at that distance is found.
+    func squaredChordBound(_ filter: PlaceFilter) -> Double {
+        guard let limit = filter.maximumDistanceKm else { return .infinity }
+        return limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
     }
 }
 
