@@ -363,12 +363,22 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         let half = 18_000_000 * BoundaryTableLayout.scale
         var lon = longitude
         if lon < -180 || lon >= 180 { lon -= 360 * ((lon + 180) / 360).rounded(.down) }
-        var x = Int64((lon * perDegree).rounded())
+        var x = nearestInteger(lon * perDegree)
         if x >= half { x -= 2 * half }
         if x < -half { x += 2 * half }
         let quarter = 9_000_000 * BoundaryTableLayout.scale
-        let y = Int64((min(max(latitude, -90), 90) * perDegree).rounded())
+        let y = nearestInteger(min(max(latitude, -90), 90) * perDegree)
         return (x, min(max(y, -quarter), quarter - 1))
+    }
+
+    /// `Int64(value.rounded())` (halves away from zero) for a finite `value` of magnitude below
+    /// 2^52, without a call of the C library's `round`: the truncated part is exact there, and so
+    /// is what it leaves.
+    @inline(__always)
+    static func nearestInteger(_ value: Double) -> Int64 {
+        let whole = Int64(value)
+        let fraction = value - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
     /// Vertex `index` in query units (the caller checks the index).

@@ -233,12 +233,19 @@ struct GeocodeRun {
                 case .success(let coordinate) where ndjson:
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
-                    let found = place.lookUp(coordinate, in: geocoder)
-                    if !found.found, !place.skip { result.placeless = true }
                     var json = JSONWriter(pretty: false, into: result.bytes)
-                    CoordinateRecord.writeCompact(
-                        coordinate: coordinate, place: found, error: nil, line: line.number, nearby: formatter.nearby,
-                        to: &json)
+                    if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
+                        // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
+                        let location = geocoder.locate(coordinate, filter: place.filter)
+                        if location.nearest == nil { result.placeless = true }
+                        CoordinateRecord.writeCompact(
+                            coordinate: coordinate, location: location, line: line.number, to: &json)
+                    } else {
+                        record.coordinate = coordinate
+                        record.place = place.lookUp(coordinate, in: geocoder)
+                        if !record.place.found, !place.skip { result.placeless = true }
+                        record.write(to: &json, nearby: formatter.nearby)
+                    }
                     result.bytes.append(0x0A)
                     result.records += 1
                     continue

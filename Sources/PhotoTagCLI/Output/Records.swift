@@ -208,16 +208,28 @@ extension CoordinateRecord {
     /// keys written as literals with their punctuation. Nothing is open around it, so the
     /// pieces need no separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
-        Self.writeCompact(coordinate: coordinate, place: place, error: error, line: line, nearby: nearby, to: &json)
+        Self.writeCompactHead(coordinate, to: &json)
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        Self.writeCompactTail(atSea: place.location?.atSea == true, error: error, line: line, to: &json)
     }
 
-    /// ``writeCompact(to:nearby:)`` from a record's parts, for `geocode`, which writes each point
-    /// as soon as it is looked up rather than making a record and copying it (a ``Location`` holds
-    /// strings, and each copy retains them).
+    /// ``writeCompact(to:nearby:)`` of a point that was looked up, without `nearby`, from its
+    /// parts: `geocode` writes each point as soon as it is looked up rather than making a record
+    /// and copying it (a ``Location`` holds strings, and each copy retains them).
     static func writeCompact(
-        coordinate: Coordinate?, place: borrowing PlaceResult, error: String?, line: Int?, nearby: Bool,
-        to json: inout JSONWriter
+        coordinate: Coordinate, location: borrowing Location, line: Int?, to json: inout JSONWriter
     ) {
+        writeCompactHead(coordinate, to: &json)
+        writePlace(location, to: &json)
+        writeCompactTail(atSea: location.atSea, error: nil, line: line, to: &json)
+    }
+
+    /// The start of a compact record, up to the `place` key.
+    private static func writeCompactHead(_ coordinate: Coordinate?, to json: inout JSONWriter) {
         json.piece(atMost: 64 + 2 * JSONCursor.numberRoom) { out in
             out.raw("{\"latitude\":")
             out.number(coordinate?.latitude)
@@ -225,17 +237,10 @@ extension CoordinateRecord {
             out.number(coordinate?.longitude)
             out.raw(",\"place\":")
         }
-        var atSea = false
-        if let location = place.location {
-            atSea = location.atSea
-            writePlace(location, to: &json)
-        } else {
-            json.null()
-        }
-        if nearby {
-            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
-            writeNearby(place.nearby, to: &json)
-        }
+    }
+
+    /// The end of a compact record, from `warnings`.
+    private static func writeCompactTail(atSea: Bool, error: String?, line: Int?, to json: inout JSONWriter) {
         let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
         json.piece(atMost: room) { out in
             out.raw(",\"warnings\":[")
