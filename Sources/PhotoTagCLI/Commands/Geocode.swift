@@ -71,12 +71,13 @@ extension Context {
                 }
                 guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
                 var lines: [Line] = []
-                var start = 0
-                while start <= lastNewline {
-                    let end = pending[start...lastNewline].firstIndex(of: 0x0A)!
-                    number += 1
-                    lines.append(Line(number: number, range: start..<end))
-                    start = end + 1
+                pending.withUnsafeBufferPointer { buffer in
+                    var start = 0
+                    for end in 0...lastNewline where buffer[end] == 0x0A {
+                        number += 1
+                        lines.append(Line(number: number, range: start..<end))
+                        start = end + 1
+                    }
                 }
                 run.process(lines, in: pending)
                 pending.removeFirst(lastNewline + 1)
@@ -184,9 +185,13 @@ struct GeocodeRun {
                 kept.append(line)
                 continue
             }
-            let content = trimmed(bytes[line.range])
-            if content.isEmpty { continue }
+            // Blank: nothing but what `trimmed` trims (tested in place, with no slice made).
+            let blank = bytes.withUnsafeBufferPointer { buffer in
+                buffer[line.range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            }
+            if blank { continue }
             if !sawContent {
+                let content = trimmed(bytes[line.range])
                 sawContent = true
                 // Only "lat,lon", "Latitude<TAB>Longitude" and the like; a header with the
                 // longitude first is kept, to be reported.

@@ -236,9 +236,15 @@ struct JSONCursor {
 
     /// A string, quoted and escaped, or `null`.
     mutating func string(_ value: String?) {
-        guard var value else { return raw("null") }
+        guard let value else { return raw("null") }
         byte(UInt8(ascii: "\""))
-        value.withUTF8 { escaping(UnsafeRawBufferPointer($0)) }
+        // The UTF-8 in place (a native string's, or a small one's on the stack), with no copy of
+        // the string to make mutable for `withUTF8`, which retained and released it.
+        let done = value.utf8.withContiguousStorageIfAvailable { escaping(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { escaping(UnsafeRawBufferPointer($0)) }
+        }
         byte(UInt8(ascii: "\""))
     }
 
