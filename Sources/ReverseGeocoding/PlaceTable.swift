@@ -247,10 +247,20 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     private func squaredDistance(_ qx: Double, _ qy: Double, _ qz: Double, toBoxOf node: Int) -> Double {
         guard node < layout.nodeCount else { return .infinity }
         let box = boxes + PlaceTableLayout.boxStride &* node
-        let gx = Swift.max(Swift.max(Double(box[0]) - qx, qx - Double(box[3])), 0)
-        let gy = Swift.max(Swift.max(Double(box[1]) - qy, qy - Double(box[4])), 0)
-        let gz = Swift.max(Swift.max(Double(box[2]) - qz, qz - Double(box[5])), 0)
+        let gx = Self.gap(box[0], qx, box[3]), gy = Self.gap(box[1], qy, box[4])
+        let gz = Self.gap(box[2], qz, box[5])
         return gx * gx + gy * gy + gz * gz
+    }
+
+    /// How far `q` lies outside `low ... high` on one axis (0 inside):
+    /// `Swift.max(Swift.max(low - q, q - high), 0)`, written as `a > b ? a : b`, which is the
+    /// processor's own maximum and gives the same number whenever there is no NaN (a box of the
+    /// table and a query are never NaN).
+    @inline(__always)
+    static func gap(_ low: Float, _ q: Double, _ high: Float) -> Double {
+        let below = Double(low) - q, above = q - Double(high)
+        let larger = below > above ? below : above
+        return larger > 0 ? larger : 0
     }
 
     /// Searches the tree for the places closest to `query` (a unit vector).
