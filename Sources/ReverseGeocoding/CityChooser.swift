@@ -213,10 +213,27 @@ struct CityChooser: PlaceTable.Collector {
         // A place whose region or code cannot be read is in the empty country.
         country = countryCode.map { CountryTest($0, unreadable: $0.isEmpty) }
         self.maximumDistanceKm = maximumDistanceKm
+        // The standard rule's numbers are worked out once (a `pow` and a `sin` per point on land).
+        let standard = Self.standard
+        smallPopulation = rule == standard.rule ? standard.smallPopulation : Self.smallPopulation(rule)
+        worst = maximumDistanceKm == standard.rule.maximumRadiusKm ? standard.worst : Self.worst(maximumDistanceKm)
+    }
+
+    /// ``smallPopulation`` and ``worst`` of the standard rule at its own radius.
+    private static let standard = (
+        rule: CityRule.standard, smallPopulation: smallPopulation(.standard),
+        worst: worst(CityRule.standard.maximumRadiusKm)
+    )
+
+    /// The population below which `rule`'s influence radius is its minimum radius.
+    private static func smallPopulation(_ rule: CityRule) -> UInt64 {
         let small = 1_000_000 * pow(rule.minimumRadiusKm / rule.radiusAtMillionKm, 1 / rule.radiusExponent)
-        smallPopulation = small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
-        worst =
-            maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
+        return small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
+    }
+
+    /// The largest squared chord within `maximumDistanceKm`, a hair wide.
+    private static func worst(_ maximumDistanceKm: Double) -> Double {
+        maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
     }
 
     mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {

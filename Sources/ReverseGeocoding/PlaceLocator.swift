@@ -336,8 +336,14 @@ extension ReverseGeocoder {
     /// one), a hair wide so that a place exactly at that distance is found.
     func squaredChordBound(_ filter: PlaceFilter) -> Double {
         guard let limit = filter.maximumDistanceKm else { return .infinity }
+        // The country search's limit, on every point on land, is worked out once.
+        if limit == PlaceLocator.countrySearchLimitKm { return Self.countrySearchBound }
         return limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
     }
+
+    /// ``squaredChordBound(_:)`` of ``PlaceLocator/countrySearchLimitKm``.
+    private static let countrySearchBound =
+        Coordinate.squaredChord(forDistanceKm: PlaceLocator.countrySearchLimitKm) * (1 + 1e-9) + 1e-18
 }
 
 /// The single best place of one country (the search collector of
