@@ -240,7 +240,7 @@ struct JSONCursor {
         byte(UInt8(ascii: "\""))
         // The UTF-8 in place (a native string's, or a small one's on the stack), with no copy of
         // the string to make mutable for `withUTF8`, which retained and released it.
-        let done = value.utf8.withContiguousStorageIfAvailable { escaping(UnsafeRawBufferPointer($0)) }
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { escaping(UnsafeRawBufferPointer($0)) }
         if done == nil {
             var copy = value
             copy.withUTF8 { escaping(UnsafeRawBufferPointer($0)) }
