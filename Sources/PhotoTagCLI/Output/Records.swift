@@ -344,7 +344,8 @@ private func writeCompactPlace(_ location: borrowing Location, to json: inout JS
         city = (own.geonameId, own.name, own.population, match.distanceKm)
     }
     let admin1 = location.admin1, admin2 = location.admin2, country = location.country, basis = location.basis
-    // The keys, the punctuation and the basis take under 300 bytes, and there are nine numbers.
+    // The keys, the punctuation and the basis take under 300 bytes (32 more to spare), and there
+    // are nine numbers.
     var room = 332 + 9 * JSONCursor.numberRoom
     room += JSONCursor.room(name) + JSONCursor.room(asciiName) + JSONCursor.room(admin1)
     room += JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
