@@ -161,6 +161,16 @@ public final class BoundaryTable: Sendable {
     public func timeZoneName(_ index: Int) -> String { view.string(at: view.featureField(index, 0)) ?? "" }
     /// The `zone.tab` country of time zone `index` (`nil` for the ocean zones).
     public func timeZoneCountry(_ index: Int) -> String? { view.string(at: view.featureField(index, 1)) }
+    /// The country and admin-1 code of admin-1 region `index` as UTF-8 borrowed from the table
+    /// (empty when missing, as ``admin1(_:)`` gives them): no `String` made.
+    package func admin1UTF8(_ index: Int) -> (countryCode: UnsafeRawBufferPointer, code: UnsafeRawBufferPointer) {
+        let feature = view.timeZoneCount + view.countryCount + index
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        return (
+            view.utf8(at: view.featureField(feature, 0)) ?? empty, view.utf8(at: view.featureField(feature, 1)) ?? empty
+        )
+    }
+
     /// The code of country `index`.
     public func countryCode(_ index: Int) -> String {
         view.string(at: view.featureField(view.timeZoneCount + index, 0)) ?? ""
@@ -309,12 +319,17 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
     func string(at offset: UInt32) -> String? {
+        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
+    /// 0 (none) or an offset outside the pool.
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
         let start = Int(offset)
         guard start != 0, start + 2 <= strings.count else { return nil }
         let length = Int(strings[start]) | Int(strings[start + 1]) << 8
         guard start + 2 + length <= strings.count else { return nil }
-        return String(
-            decoding: UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length]), as: UTF8.self)
+        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
     }
 
     /// String field 0 or 1 of global feature `feature`.
@@ -348,12 +363,22 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         let half = 18_000_000 * BoundaryTableLayout.scale
         var lon = longitude
         if lon < -180 || lon >= 180 { lon -= 360 * ((lon + 180) / 360).rounded(.down) }
-        var x = Int64((lon * perDegree).rounded())
+        var x = nearestInteger(lon * perDegree)
         if x >= half { x -= 2 * half }
         if x < -half { x += 2 * half }
         let quarter = 9_000_000 * BoundaryTableLayout.scale
-        let y = Int64((min(max(latitude, -90), 90) * perDegree).rounded())
+        let y = nearestInteger(min(max(latitude, -90), 90) * perDegree)
         return (x, min(max(y, -quarter), quarter - 1))
+    }
+
+    /// `Int64(value.rounded())` (halves away from zero) for a finite `value` of magnitude below
+    /// 2^52, without a call of the C library's `round`: the truncated part is exact there, and so
+    /// is what it leaves.
+    @inline(__always)
+    static func nearestInteger(_ value: Double) -> Int64 {
+        let whole = Int64(value)
+        let fraction = value - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole
     }
 
     /// Vertex `index` in query units (the caller checks the index).

@@ -106,17 +106,25 @@ extension ReverseGeocoder {
     }
 
     /// The city (``cityView(near:countryCode:filter:rule:)``) and the nearest place of the country
-    /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree
-    /// when the nearest place is within the city rule's radius, as it is for most points on land.
+    /// (``nearestPlaceView(to:inCountry:filter:)`` within `limitKm`), in one search of the tree:
+    /// within the city rule's radius it sees every place, as the city needs; beyond it, only what
+    /// the nearest place of the country may be (most points on land are farther than the radius
+    /// from any place, and a search of the radius alone, then one for the nearest, read the tree
+    /// twice).
     package func cityAndNearestView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none,
         rule: CityRule = .standard, limitKm: Double
     ) -> (city: PlaceView.Match?, nearest: PlaceView.Match?) {
         let query = coordinate.unitVector
-        var chooser = CityChooser(
-            rule: rule, countryCode: countryCode,
-            maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm))
-        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &chooser)
+        var limited = filter
+        limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limitKm)
+        var both = CityAndNearest(
+            chooser: CityChooser(
+                rule: rule, countryCode: countryCode,
+                maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm)),
+            nearest: BestInCountry(country: countryCode, worst: squaredChordBound(limited)))
+        table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &both)
+        let chooser = both.chooser
         var city: PlaceView.Match? = nil
         let citySlot =
             chooser.covering >= 0
@@ -125,15 +133,23 @@ extension ReverseGeocoder {
         if let (slot, _) = citySlot, let (distance, bearing) = measure(slot, query, filter) {
             city = PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
         }
-        var limited = filter
-        limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limitKm)
-        guard chooser.closest >= 0, let (distance, bearing) = measure(chooser.closest, query, limited) else {
-            // Nothing of the country within the rule's radius: a search of its own, farther.
-            return (city, nearestPlaceView(to: coordinate, inCountry: countryCode, filter: limited))
+        // The nearest place of the country within the radius, else beyond it (what a search of
+        // its own, ``nearestPlaceView(to:inCountry:filter:)`` with `limited`, gives).
+        let slot = chooser.closest >= 0 ? chooser.closest : both.nearest.slot
+        guard slot >= 0, let (distance, bearing) = measure(slot, query, limited) else {
+            // The closest within the radius may be a hair beyond a smaller filter's distance:
+            // then the nearest of the country, if another.
+            if chooser.closest >= 0, both.nearest.slot >= 0, both.nearest.slot != chooser.closest,
+                let (distance, bearing) = measure(both.nearest.slot, query, limited)
+            {
+                let view = PlaceView(geocoder: self, slot: both.nearest.slot)
+                return (city, PlaceView.Match(view: view, distanceKm: distance, bearing: bearing))
+            }
+            return (city, nil)
         }
-        let nearest = PlaceView.Match(
-            view: PlaceView(geocoder: self, slot: chooser.closest), distanceKm: distance, bearing: bearing)
-        return (city, nearest)
+        return (
+            city, PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
+        )
     }
 
     /// The slot of the city and its distance: one search of the tree within the rule's maximum
@@ -151,11 +167,31 @@ extension ReverseGeocoder {
     }
 }
 
+/// The collector of ``ReverseGeocoder/cityAndNearestView(near:countryCode:filter:rule:limitKm:)``:
+/// the city rule's chooser, offered every place within its radius, and the nearest place of the
+/// country, offered every place within its own shrinking bound. A place within either is offered
+/// to that one, so each sees what a search of its own would (their answers do not depend on the
+/// order places come in).
+struct CityAndNearest: PlaceTable.Collector {
+    var chooser: CityChooser
+    var nearest: BestInCountry
+
+    var worst: Double { Swift.max(chooser.worst, nearest.worst) }
+
+    @inline(__always)
+    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+        if squaredChord <= chooser.worst { chooser.offer(squaredChord, slot, in: table) }
+        if squaredChord <= nearest.worst { nearest.offer(squaredChord, slot, in: table) }
+    }
+}
+
 /// The search collector of the city rule: it sees every place within the rule's maximum radius
 /// and keeps the most populous covering place and the nearest place, both in the country and not `PPLX`.
 struct CityChooser: PlaceTable.Collector {
     let rule: CityRule
     let countryCode: UnsafeRawBufferPointer?
+    /// The test of `countryCode`, when there is one.
+    private var country: CountryTest?
     /// The rule's maximum radius, or the caller's filter's when smaller.
     let maximumDistanceKm: Double
     let worst: Double
@@ -174,11 +210,30 @@ struct CityChooser: PlaceTable.Collector {
     init(rule: CityRule, countryCode: UnsafeRawBufferPointer?, maximumDistanceKm: Double) {
         self.rule = rule
         self.countryCode = countryCode
+        // A place whose region or code cannot be read is in the empty country.
+        country = countryCode.map { CountryTest($0, unreadable: $0.isEmpty) }
         self.maximumDistanceKm = maximumDistanceKm
+        // The standard rule's numbers are worked out once (a `pow` and a `sin` per point on land).
+        let standard = Self.standard
+        smallPopulation = rule == standard.rule ? standard.smallPopulation : Self.smallPopulation(rule)
+        worst = maximumDistanceKm == standard.rule.maximumRadiusKm ? standard.worst : Self.worst(maximumDistanceKm)
+    }
+
+    /// ``smallPopulation`` and ``worst`` of the standard rule at its own radius.
+    private static let standard = (
+        rule: CityRule.standard, smallPopulation: smallPopulation(.standard),
+        worst: worst(CityRule.standard.maximumRadiusKm)
+    )
+
+    /// The population below which `rule`'s influence radius is its minimum radius.
+    private static func smallPopulation(_ rule: CityRule) -> UInt64 {
         let small = 1_000_000 * pow(rule.minimumRadiusKm / rule.radiusAtMillionKm, 1 / rule.radiusExponent)
-        smallPopulation = small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
-        worst =
-            maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
+        return small.isFinite && small >= 1 ? UInt64(min(small, 1e18)) - 1 : 0
+    }
+
+    /// The largest squared chord within `maximumDistanceKm`, a hair wide.
+    private static func worst(_ maximumDistanceKm: Double) -> Double {
+        maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
     }
 
     mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
@@ -220,24 +275,18 @@ struct CityChooser: PlaceTable.Collector {
     }
 
     /// Whether the place is in the country (any place when no country is given).
-    private func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
-        guard let countryCode else { return true }
-        guard let region = table.regionIndex(at: slot), let code = table.utf8(at: table.regionString(region, field: 0))
-        else { return countryCode.isEmpty }
-        return code.elementsEqual(countryCode)
+    @inline(__always)
+    private mutating func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
+        country?.contains(slot, in: table) ?? true
     }
 
     /// Whether the place may be named: in the country and not a section of a city (`PPLX`).
-    private func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
+    private mutating func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
         if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
             code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
         {
             return false
         }
-        guard let countryCode else { return true }
-        guard let region = table.regionIndex(at: slot),
-            let code = table.utf8(at: table.regionString(region, field: 0))
-        else { return countryCode.isEmpty }
-        return code.elementsEqual(countryCode)
+        return inCountry(slot, in: table)
     }
 }

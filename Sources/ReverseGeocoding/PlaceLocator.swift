@@ -53,7 +53,12 @@ public final class PlaceLocator: Sendable {
         self.boundaries = boundaries
         regions = RegionIndex()
         zoneNames = boundaries.map { table in (0..<table.timeZoneCount).map(table.timeZoneName) } ?? []
+        countryCodes = boundaries.map { table in (0..<table.countryCount).map(table.countryCode) } ?? []
     }
+
+    /// The country codes of the boundary table, made once (about 250 small strings), so that a
+    /// point's is a copy, not a `String` decoded from the table.
+    private let countryCodes: [String]
 
     /// Where `coordinate` is. Only places that pass `filter` are named (as a place or a city);
     /// the boundaries are answered whatever the filter.
@@ -73,7 +78,9 @@ public final class PlaceLocator: Sendable {
             location.timezone = zone(found, nearestPlaceZone: location.nearest?.view.timezone, in: boundaries)
             return location
         }
-        let code = boundaries.countryCode(Int(found.country))
+        let code =
+            Int(found.country) < countryCodes.count
+            ? countryCodes[Int(found.country)] : boundaries.countryCode(Int(found.country))
         var location = Location(basis: .boundaries)
         location.countryCode = code
         var countryBytes = code
@@ -86,14 +93,20 @@ public final class PlaceLocator: Sendable {
         location.city = city
         location.country = nearest?.view.country ?? countryName(code)
         if found.admin1 >= 0 {
-            let admin1 = boundaries.admin1(Int(found.admin1))
-            if admin1.countryCode == code {
-                location.admin1Code = admin1.code
-                if let view = nearest?.view, view.admin1Code.map({ $0.elementsEqual(admin1.code.utf8) }) == true {
+            // Compared as bytes (String equality where either is not ASCII, as before).
+            let admin1 = boundaries.admin1UTF8(Int(found.admin1))
+            var sameCountry = admin1.countryCode.elementsEqual(code.utf8)
+            if !sameCountry, !code.utf8.allSatisfy({ $0 < 0x80 }) || !admin1.countryCode.allSatisfy({ $0 < 0x80 }) {
+                sameCountry = String(decoding: admin1.countryCode, as: UTF8.self) == code
+            }
+            if sameCountry {
+                let admin1Code = String(decoding: admin1.code, as: UTF8.self)
+                location.admin1Code = admin1Code
+                if let view = nearest?.view, view.admin1Code.map({ $0.elementsEqual(admin1.code) }) == true {
                     location.admin1 = view.admin1
                     location.admin2 = view.admin2
                 } else {
-                    location.admin1 = admin1Name(code, admin1.code, feature: Int(found.admin1))
+                    location.admin1 = admin1Name(code, admin1Code, feature: Int(found.admin1))
                 }
             }
         }
@@ -310,11 +323,7 @@ extension ReverseGeocoder {
         to coordinate: Coordinate, inCountry countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none
     ) -> PlaceView.Match? {
         let query = coordinate.unitVector
-        var bound = Double.infinity
-        if let limit = filter.maximumDistanceKm {
-            bound = limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
-        }
-        var best = BestInCountry(country: countryCode, worst: bound)
+        var best = BestInCountry(country: countryCode, worst: squaredChordBound(filter))
         table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &best)
         guard best.slot >= 0 else { return nil }
         guard let (distance, bearing) = measure(best.slot, query, filter) else { return nil }
@@ -322,21 +331,69 @@ extension ReverseGeocoder {
     }
 }
 
+extension ReverseGeocoder {
+    /// The largest squared chord a place within `filter`'s distance may have (infinite without
+    /// one), a hair wide so that a place exactly at that distance is found.
+    func squaredChordBound(_ filter: PlaceFilter) -> Double {
+        guard let limit = filter.maximumDistanceKm else { return .infinity }
+        // The country search's limit, on every point on land, is worked out once.
+        if limit == PlaceLocator.countrySearchLimitKm { return Self.countrySearchBound }
+        return limit < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: limit) * (1 + 1e-9) + 1e-18
+    }
+
+    /// ``squaredChordBound(_:)`` of ``PlaceLocator/countrySearchLimitKm``.
+    private static let countrySearchBound =
+        Coordinate.squaredChord(forDistanceKm: PlaceLocator.countrySearchLimitKm) * (1 + 1e-9) + 1e-18
+}
+
 /// The single best place of one country (the search collector of
 /// ``ReverseGeocoder/nearestPlaceView(to:inCountry:filter:)``).
 struct BestInCountry: PlaceTable.Collector {
-    let country: UnsafeRawBufferPointer
+    var country: CountryTest
     var worst: Double
     var slot = -1
+
+    init(country: UnsafeRawBufferPointer, worst: Double) {
+        self.country = CountryTest(country)
+        self.worst = worst
+    }
 
     @inline(__always)
     mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
         // squaredChord <= worst here, so an equal distance wins only on the tie-break.
         guard squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) else { return }
-        guard let region = table.regionIndex(at: candidate),
-            let code = table.utf8(at: table.regionString(region, field: 0)), code.elementsEqual(country)
-        else { return }
+        guard country.contains(candidate, in: table) else { return }
         worst = squaredChord
         slot = candidate
+    }
+}
+
+/// Whether places are in one country (its code as UTF-8), remembering the answer for the last
+/// country-code string seen: the places a search offers come in runs of one country, whose
+/// regions share the code's string, so most tests compare one offset instead of the bytes.
+struct CountryTest {
+    let code: UnsafeRawBufferPointer
+    /// The answer for a place whose region is out of range or has no country code.
+    let unreadable: Bool
+    /// The pool offset of the last country code compared, and the answer for it (offset 0 has
+    /// no string: the answer for an unreadable code).
+    private var lastOffset: UInt32 = 0
+    private var lastAnswer: Bool
+
+    init(_ code: UnsafeRawBufferPointer, unreadable: Bool = false) {
+        self.code = code
+        self.unreadable = unreadable
+        lastAnswer = unreadable
+    }
+
+    /// Whether the place at `slot` is in the country.
+    @inline(__always)
+    mutating func contains(_ slot: Int, in table: PlaceTable) -> Bool {
+        guard let region = table.regionIndex(at: slot) else { return unreadable }
+        let offset = table.regionString(region, field: 0)
+        if offset == lastOffset { return lastAnswer }
+        lastOffset = offset
+        lastAnswer = table.utf8(at: offset).map { $0.elementsEqual(code) } ?? unreadable
+        return lastAnswer
     }
 }

@@ -246,11 +246,21 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     @inline(__always)
     private func squaredDistance(_ qx: Double, _ qy: Double, _ qz: Double, toBoxOf node: Int) -> Double {
         guard node < layout.nodeCount else { return .infinity }
-        let box = boxes + PlaceTableLayout.boxStride * node
-        let gx = Swift.max(Swift.max(Double(box[0]) - qx, qx - Double(box[3])), 0)
-        let gy = Swift.max(Swift.max(Double(box[1]) - qy, qy - Double(box[4])), 0)
-        let gz = Swift.max(Swift.max(Double(box[2]) - qz, qz - Double(box[5])), 0)
+        let box = boxes + PlaceTableLayout.boxStride &* node
+        let gx = Self.gap(box[0], qx, box[3]), gy = Self.gap(box[1], qy, box[4])
+        let gz = Self.gap(box[2], qz, box[5])
         return gx * gx + gy * gy + gz * gz
+    }
+
+    /// How far `q` lies outside `low ... high` on one axis (0 inside):
+    /// `Swift.max(Swift.max(low - q, q - high), 0)`, written as `a > b ? a : b`, which is the
+    /// processor's own maximum and gives the same number whenever there is no NaN (a box of the
+    /// table and a query are never NaN).
+    @inline(__always)
+    static func gap(_ low: Float, _ q: Double, _ high: Float) -> Double {
+        let below = Double(low) - q, above = q - Double(high)
+        let larger = below > above ? below : above
+        return larger > 0 ? larger : 0
     }
 
     /// Searches the tree for the places closest to `query` (a unit vector).
@@ -265,9 +275,14 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         guard count > 0 else { return }
         let qx = query.x, qy = query.y, qz = query.z
         let filtered = minimumPopulation > 0  // then populations are read only on ties
+        let vectors = vectors, leafSize = leafSize
+        // Slots are below `count` and nodes below `2^34` (a depth of at most 32), so the index
+        // arithmetic below cannot overflow: it wraps rather than checks, in the loop every lookup
+        // runs dozens of times.
         @inline(__always) func consider(_ slot: Int, _ collector: inout C) {
             if filtered, population(at: slot) < minimumPopulation { return }
-            let dx = qx - vectors[3 * slot], dy = qy - vectors[3 * slot + 1], dz = qz - vectors[3 * slot + 2]
+            let vector = vectors + 3 &* slot
+            let dx = qx - vector[0], dy = qy - vector[1], dz = qz - vector[2]
             let squared = dx * dx + dy * dy + dz * dz
             if squared <= collector.worst { collector.offer(squared, slot, in: self) }
         }
@@ -282,32 +297,34 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             stack[0] = PendingSubtree(lo: 0, hi: UInt32(count), node: 1, bound: 0)
             var top = 1
             while top > 0 {
-                top -= 1
+                top &-= 1
                 let pending = stack[top]
-                var lo = Int(pending.lo), hi = Int(pending.hi), node = Int(pending.node), bound = pending.bound
+                var lo = Int(pending.lo), hi = Int(pending.hi), node = pending.node, bound = pending.bound
                 while bound <= collector.worst {
-                    guard hi - lo > leafSize else {
+                    guard hi &- lo > leafSize else {
                         for slot in lo..<hi { consider(slot, &collector) }
                         break
                     }
-                    let mid = lo + (hi - lo) / 2
-                    let left = 2 * node, right = left + 1
+                    let mid = lo &+ (hi &- lo) / 2
+                    let left = node &* 2, right = left &+ 1
                     let toLeft = squaredDistance(qx, qy, qz, toBoxOf: left)
                     let toRight = squaredDistance(qx, qy, qz, toBoxOf: right)
                     if toLeft <= toRight {
                         if toRight <= collector.worst {
                             precondition(top < capacity, "the k-d tree is deeper than its depth")
                             stack[top] = PendingSubtree(
-                                lo: UInt32(mid), hi: UInt32(hi), node: UInt32(right), bound: toRight)
-                            top += 1
+                                lo: UInt32(truncatingIfNeeded: mid), hi: UInt32(truncatingIfNeeded: hi), node: right,
+                                bound: toRight)
+                            top &+= 1
                         }
                         (hi, node, bound) = (mid, left, toLeft)
                     } else {
                         if toLeft <= collector.worst {
                             precondition(top < capacity, "the k-d tree is deeper than its depth")
                             stack[top] = PendingSubtree(
-                                lo: UInt32(lo), hi: UInt32(mid), node: UInt32(left), bound: toLeft)
-                            top += 1
+                                lo: UInt32(truncatingIfNeeded: lo), hi: UInt32(truncatingIfNeeded: mid), node: left,
+                                bound: toLeft)
+                            top &+= 1
                         }
                         (lo, node, bound) = (mid, right, toRight)
                     }
@@ -340,6 +357,7 @@ extension PlaceTable {
 struct PendingSubtree {
     var lo: UInt32
     var hi: UInt32
-    var node: UInt32
+    /// An `Int`, not a `UInt32`: below a tree 32 deep, a node's index exceeds 2^32 (still 24 bytes).
+    var node: Int
     var bound: Double
 }

@@ -236,6 +236,24 @@ package struct PlaceView: Sendable {
             latitude: latitude, longitude: longitude)
     }
 
+    /// The fields that are the place's own rather than its region's, from one read of the row:
+    /// what `geocode` writes of the named place and the city (the region's names are the point's).
+    package var ownFields:
+        (
+            geonameId: Int, name: UnsafeRawBufferPointer, asciiName: UnsafeRawBufferPointer, population: Int,
+            featureCode: UnsafeRawBufferPointer?, latitude: Double, longitude: Double
+        )
+    {
+        let table = table, slot = slot
+        let strings = table.stringOffsets(at: slot), (latitude, longitude) = table.coordinate(at: slot)
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        return (
+            Int(table.geonameId(at: slot)), table.utf8(at: strings.name) ?? empty,
+            table.utf8(at: strings.asciiName) ?? empty, Int(clamping: table.population(at: slot)),
+            table.utf8(at: strings.featureCode), latitude, longitude
+        )
+    }
+
     /// A place's fields, its text borrowed from the table (see ``PlaceView``).
     package struct Fields {
         package let geonameId: Int

@@ -454,4 +454,24 @@ private struct PolygonBruteForce {
         #expect(rules.offset(moscow, atUTC: 1_263_556_800).utcOffset == 3 * 3600)  // 2010-01-15T12:00Z
         #expect(rules.offset(moscow, atUTC: 1_326_628_800).utcOffset == 4 * 3600)  // 2012-01-15T12:00Z
     }
+
+    /// The query point's rounding is the standard library's `rounded()` (halves away from zero)
+    /// on every kind of value it meets: halves of both signs, values a hair off a half, whole
+    /// values, and the largest magnitudes.
+    @Test func queryPointsRoundAsTheStandardLibraryRounds() {
+        var random = SeededGenerator(state: 52)
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994]
+        values += [4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 4_503_599_627_370_496, 1_152_000_000.5]
+        for _ in 0..<100_000 {
+            let whole = Double(Int64.random(in: -1_200_000_000...1_200_000_000, using: &random))
+            values.append(whole + 0.5)
+            values.append(whole - 0.5)
+            values.append((whole + 0.5).nextUp)
+            values.append((whole + 0.5).nextDown)
+            values.append(Double.random(in: -180...180, using: &random) * 6_400_000)
+        }
+        for value in values {
+            #expect(BoundaryTableView.nearestInteger(value) == Int64(value.rounded()), "\(value)")
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ReverseGeocoding
@@ -139,5 +140,60 @@ import Testing
             #expect(geocoder.city(near: point, countryCode: "AA")?.place.geonameId == 10)
             #expect(geocoder.cityView(near: point, countryCode: nil)?.view.geonameId == 10)
         }
+    }
+
+    /// The city and the nearest place of the country found in one search are what the two
+    /// searches of their own give (the city's, then the country's nearest within the limit): on
+    /// the bundled table and on a table of tied and stacked places in two countries, with and
+    /// without filters, for the point's country and for others.
+    @Test func oneSearchForTheCityAndTheNearestGivesWhatTwoSearchesGive() throws {
+        var random = SeededGenerator(state: 41)
+        var places = RandomPlaces.table(count: 3000, seed: 5)
+        for index in places.indices where index % 3 == 0 { places[index].countryCode = "YY" }
+        for index in places.indices where index % 7 == 0 { places[index].featureCode = "PPLX" }
+        let small = try Self.geocoder(places)
+        let filters = [
+            PlaceFilter.none, PlaceFilter(maximumDistanceKm: 5), PlaceFilter(maximumDistanceKm: 300),
+            PlaceFilter(minimumPopulation: 1000), PlaceFilter(maximumDistanceKm: -1),
+        ]
+        func key(_ match: PlaceView.Match?) -> [Double]? {
+            match.map { [Double($0.view.slot), $0.distanceKm, $0.bearing] }
+        }
+        var compared = 0, beyondTheRadius = 0
+        for (geocoder, codes) in [
+            (ReverseGeocoder.bundled, ["FR", "US", "RU", "AQ", ""]), (small, ["ZZ", "YY", "XX"]),
+        ] {
+            for _ in 0..<4000 {
+                let point = RandomPlaces.coordinate(&random)
+                let filter = filters[Int.random(in: 0..<filters.count, using: &random)]
+                let limit = [1500.0, 50][Int.random(in: 0..<2, using: &random)]
+                var country = codes[Int.random(in: 0..<codes.count, using: &random)]
+                if Bool.random(using: &random), let nearest = geocoder.nearestPlace(to: point) {
+                    country = nearest.place.countryCode  // most often, the point's own country
+                }
+                let (city, nearest) = country.utf8.withContiguousStorageIfAvailable { bytes in
+                    geocoder.cityAndNearestView(
+                        near: point, countryCode: UnsafeRawBufferPointer(bytes), filter: filter, limitKm: limit)
+                }!
+                var limited = filter
+                limited.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limit)
+                let (cityAlone, nearestAlone) = country.utf8.withContiguousStorageIfAvailable { bytes in
+                    var cityFilter = filter
+                    cityFilter.maximumDistanceKm = min(filter.maximumDistanceKm ?? .infinity, limit)
+                    return (
+                        geocoder.cityView(near: point, countryCode: UnsafeRawBufferPointer(bytes), filter: cityFilter),
+                        geocoder.nearestPlaceView(to: point, inCountry: UnsafeRawBufferPointer(bytes), filter: limited)
+                    )
+                }!
+                // (The city's distance alone is the chooser's chord series, not ``measure``'s.)
+                #expect(city?.view.slot == cityAlone?.view.slot, "\(point) \(country) \(filter)")
+                #expect(key(nearest) == key(nearestAlone), "\(point) \(country) \(filter)")
+                compared += 1
+                if let nearest, nearest.distanceKm > CityRule.standard.maximumRadiusKm { beyondTheRadius += 1 }
+            }
+        }
+        // Both kinds of point were seen: a nearest place within the city radius and beyond it.
+        #expect(compared == 8000)
+        #expect(beyondTheRadius > 1000)
     }
 }

@@ -50,6 +50,29 @@ enum RandomPlaces {
     }
 }
 
+/// The search's box gap, written for the processor's maximum, is the `Swift.max` formula it
+/// replaced, bit for bit, on points inside, outside and on the edges of boxes, with signed zeros,
+/// infinite (empty) boxes and boxes whose bounds are crossed.
+@Suite struct BoxGapTests {
+    @Test func theGapIsSwiftMaxOfTheTwoSidesAndZero() {
+        var random = SeededGenerator(state: 9)
+        var cases: [(Float, Double, Float)] = [
+            (0, 0, 0), (0, -0.0, 0), (-0.0, 0, -0.0), (1, 1, 1), (.infinity, 0.5, -.infinity), (-1, 2, 1), (-1, -2, 1),
+            (0.5, 0.25, -0.5),
+        ]
+        for _ in 0..<100_000 {
+            let a = Float.random(in: -1...1, using: &random), b = Float.random(in: -1...1, using: &random)
+            let q = Bool.random(using: &random) ? Double(a) : Double.random(in: -1.1...1.1, using: &random)
+            cases.append((min(a, b), q, max(a, b)))
+            cases.append((max(a, b), q, min(a, b)))
+        }
+        for (low, q, high) in cases {
+            let expected = Swift.max(Swift.max(Double(low) - q, q - Double(high)), 0)
+            #expect(PlaceTable.gap(low, q, high).bitPattern == expected.bitPattern, "\(low) \(q) \(high)")
+        }
+    }
+}
+
 /// The exact answer, by looking at every place: smallest squared chord, then larger population,
 /// then smaller geonameid.
 struct BruteForce {

@@ -71,12 +71,13 @@ extension Context {
                 }
                 guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
                 var lines: [Line] = []
-                var start = 0
-                while start <= lastNewline {
-                    let end = pending[start...lastNewline].firstIndex(of: 0x0A)!
-                    number += 1
-                    lines.append(Line(number: number, range: start..<end))
-                    start = end + 1
+                pending.withUnsafeBufferPointer { buffer in
+                    var start = 0
+                    for end in 0...lastNewline where buffer[end] == 0x0A {
+                        number += 1
+                        lines.append(Line(number: number, range: start..<end))
+                        start = end + 1
+                    }
                 }
                 run.process(lines, in: pending)
                 pending.removeFirst(lastNewline + 1)
@@ -184,9 +185,13 @@ struct GeocodeRun {
                 kept.append(line)
                 continue
             }
-            let content = trimmed(bytes[line.range])
-            if content.isEmpty { continue }
+            // Blank: nothing but what `trimmed` trims (tested in place, with no slice made).
+            let blank = bytes.withUnsafeBufferPointer { buffer in
+                buffer[line.range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            }
+            if blank { continue }
             if !sawContent {
+                let content = trimmed(bytes[line.range])
                 sawContent = true
                 // Only "lat,lon", "Latitude<TAB>Longitude" and the like; a header with the
                 // longitude first is kept, to be reported.
@@ -222,6 +227,7 @@ struct GeocodeRun {
         let geocoder = geocoder, place = options.place, formatter = formatter
         let buffers = buffers
         let locatedOnly = locatedOnly
+        let ndjson = formatter.format == .ndjson
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
             buffers.all[number].removeAll()
             var result = Part(bytes: buffers.all[number])
@@ -229,6 +235,25 @@ struct GeocodeRun {
                 let line = lines[index]
                 var record = CoordinateRecord(line: line.number)
                 switch parseCoordinate(bytes[line.range]) {
+                case .success(let coordinate) where ndjson:
+                    // What `formatter.append` writes for NDJSON (no separator), straight from the
+                    // lookup: no ``Record`` made, wrapped and copied down the format's switch.
+                    var json = JSONWriter(pretty: false, into: result.bytes)
+                    if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
+                        // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
+                        let location = geocoder.locate(coordinate, filter: place.filter)
+                        if location.nearest == nil { result.placeless = true }
+                        CoordinateRecord.writeCompact(
+                            coordinate: coordinate, location: location, line: line.number, to: &json)
+                    } else {
+                        record.coordinate = coordinate
+                        record.place = place.lookUp(coordinate, in: geocoder)
+                        if !record.place.found, !place.skip { result.placeless = true }
+                        record.write(to: &json, nearby: formatter.nearby)
+                    }
+                    result.bytes.append(0x0A)
+                    result.records += 1
+                    continue
                 case .success(let coordinate):
                     record.coordinate = coordinate
                     record.place = place.lookUp(coordinate, in: geocoder)

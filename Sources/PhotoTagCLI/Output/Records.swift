@@ -208,6 +208,28 @@ extension CoordinateRecord {
     /// keys written as literals with their punctuation. Nothing is open around it, so the
     /// pieces need no separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        Self.writeCompactHead(coordinate, to: &json)
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        Self.writeCompactTail(atSea: place.location?.atSea == true, error: error, line: line, to: &json)
+    }
+
+    /// ``writeCompact(to:nearby:)`` of a point that was looked up, without `nearby`, from its
+    /// parts: `geocode` writes each point as soon as it is looked up rather than making a record
+    /// and copying it (a ``Location`` holds strings, and each copy retains them).
+    static func writeCompact(
+        coordinate: Coordinate, location: borrowing Location, line: Int?, to json: inout JSONWriter
+    ) {
+        writeCompactHead(coordinate, to: &json)
+        writePlace(location, to: &json)
+        writeCompactTail(atSea: location.atSea, error: nil, line: line, to: &json)
+    }
+
+    /// The start of a compact record, up to the `place` key.
+    private static func writeCompactHead(_ coordinate: Coordinate?, to json: inout JSONWriter) {
         json.piece(atMost: 64 + 2 * JSONCursor.numberRoom) { out in
             out.raw("{\"latitude\":")
             out.number(coordinate?.latitude)
@@ -215,12 +237,10 @@ extension CoordinateRecord {
             out.number(coordinate?.longitude)
             out.raw(",\"place\":")
         }
-        writePlace(place.location, to: &json)
-        if nearby {
-            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
-            writeNearby(place.nearby, to: &json)
-        }
-        let atSea = place.location?.atSea == true
+    }
+
+    /// The end of a compact record, from `warnings`.
+    private static func writeCompactTail(atSea: Bool, error: String?, line: Int?, to json: inout JSONWriter) {
         let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
         json.piece(atMost: room) { out in
             out.raw(",\"warnings\":[")
@@ -239,9 +259,15 @@ extension CoordinateRecord {
 /// the named place's own, across a border or at sea), then `city` and `basis`. `null` without a
 /// lookup, or when neither a place nor a country was found.
 func writePlace(_ location: Location?, to json: inout JSONWriter) {
-    guard let location, location.nearest != nil || location.countryCode != nil else { return json.null() }
+    guard let location else { return json.null() }
+    writePlace(location, to: &json)
+}
+
+/// ``writePlace(_:to:)-(Location?,_)`` of a lookup's answer.
+func writePlace(_ location: borrowing Location, to json: inout JSONWriter) {
+    guard location.nearest != nil || location.countryCode != nil else { return json.null() }
+    if !json.pretty { return writeCompactPlace(location, to: &json) }
     let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
-    if !json.pretty { return writeCompactPlace(location, named: named, to: &json) }
     json.beginObject()
     json.key("geonameId")
     json.integer(named?.0.geonameId)
@@ -296,64 +322,84 @@ func writePlace(_ location: Location?, to json: inout JSONWriter) {
 
 /// ``writePlace(_:to:)-(Location?,_)`` on one line: the same text, written as literal keys with
 /// their punctuation and the values between them, with one capacity check for the whole object.
-private func writeCompactPlace(
-    _ location: Location, named: (PlaceView.Fields, Double, Double)?, to json: inout JSONWriter
-) {
-    let city = location.city.map { ($0.view.fields, $0.distanceKm) }
-    // The keys and punctuation take under 300 bytes, and there are nine numbers.
-    var room = 300 + 9 * JSONCursor.numberRoom
-    room += JSONCursor.room(named?.0.name) + JSONCursor.room(named?.0.asciiName) + JSONCursor.room(location.admin1)
-    room += JSONCursor.room(location.admin1Code) + JSONCursor.room(location.admin2)
-    room += JSONCursor.room(location.countryCode) + JSONCursor.room(location.country)
-    room += JSONCursor.room(location.timezone) + JSONCursor.room(named?.0.featureCode)
-    room += JSONCursor.room(city?.0.name) + JSONCursor.room(location.basis.rawValue)
+///
+/// The named place's and the city's fields are read into locals of their own first: the body
+/// then reads scalars, where optional chaining into the whole ``PlaceView/Fields`` (about 200
+/// bytes) copied it once for each field it wrote.
+private func writeCompactPlace(_ location: borrowing Location, to json: inout JSONWriter) {
+    var geonameId: Int? = nil, population: Int? = nil, bearing: Int? = nil
+    var name: UnsafeRawBufferPointer? = nil, asciiName: UnsafeRawBufferPointer? = nil
+    var featureCode: UnsafeRawBufferPointer? = nil
+    var latitude: Double? = nil, longitude: Double? = nil, distanceKm: Double? = nil
+    if let nearest = location.nearest {
+        let own = nearest.view.ownFields
+        (geonameId, name, asciiName, population) = (own.geonameId, own.name, own.asciiName, own.population)
+        (featureCode, latitude, longitude) = (own.featureCode, own.latitude, own.longitude)
+        distanceKm = nearest.distanceKm
+        bearing = roundedBearing(nearest.bearing)
+    }
+    var city: (geonameId: Int, name: UnsafeRawBufferPointer, population: Int, distanceKm: Double)? = nil
+    if let match = location.city {
+        let own = match.view.ownFields
+        city = (own.geonameId, own.name, own.population, match.distanceKm)
+    }
+    let admin1 = location.admin1, admin2 = location.admin2, country = location.country, basis = location.basis
+    // The keys, the punctuation and the basis take under 300 bytes (32 more to spare), and there
+    // are nine numbers.
+    var room = 332 + 9 * JSONCursor.numberRoom
+    room += JSONCursor.room(name) + JSONCursor.room(asciiName) + JSONCursor.room(admin1)
+    room += JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
+    room += JSONCursor.room(location.countryCode) + JSONCursor.room(country)
+    room += JSONCursor.room(location.timezone) + JSONCursor.room(featureCode) + JSONCursor.room(city?.name)
     json.piece(atMost: room) { out in
         out.raw("{\"geonameId\":")
-        out.integer(named?.0.geonameId)
+        out.integer(geonameId)
         out.raw(",\"name\":")
-        out.string(named?.0.name)
+        out.string(name)
         out.raw(",\"asciiName\":")
-        out.string(named?.0.asciiName)
+        out.string(asciiName)
         out.raw(",\"admin1\":")
-        out.string(location.admin1)
+        out.string(admin1)
         out.raw(",\"admin1Code\":")
         out.string(location.admin1Code)
         out.raw(",\"admin2\":")
-        out.string(location.admin2)
+        out.string(admin2)
         out.raw(",\"countryCode\":")
         out.string(location.countryCode)
         out.raw(",\"country\":")
-        out.string(location.country)
+        out.string(country)
         out.raw(",\"timezone\":")
         out.string(location.timezone)
         out.raw(",\"population\":")
-        out.integer(named?.0.population)
+        out.integer(population)
         out.raw(",\"featureCode\":")
-        out.string(named?.0.featureCode)
+        out.string(featureCode)
         out.raw(",\"latitude\":")
-        out.number(named?.0.latitude)
+        out.number(latitude)
         out.raw(",\"longitude\":")
-        out.number(named?.0.longitude)
+        out.number(longitude)
         out.raw(",\"distanceKm\":")
-        if let named { out.metres(named.1) } else { out.raw("null") }
+        if let distanceKm { out.metres(distanceKm) } else { out.raw("null") }
         out.raw(",\"bearing\":")
-        out.integer(named.map { roundedBearing($0.2) })
+        out.integer(bearing)
         if let city {
             out.raw(",\"city\":{\"geonameId\":")
-            out.integer(city.0.geonameId)
+            out.integer(city.geonameId)
             out.raw(",\"name\":")
-            out.string(city.0.name)
+            out.string(city.name)
             out.raw(",\"population\":")
-            out.integer(city.0.population)
+            out.integer(city.population)
             out.raw(",\"distanceKm\":")
-            out.metres(city.1)
+            out.metres(city.distanceKm)
             out.raw("}")
         } else {
             out.raw(",\"city\":null")
         }
-        out.raw(",\"basis\":")
-        out.string(location.basis.rawValue)
-        out.raw("}")
+        // The basis's raw value, as a literal (no `String` made).
+        switch basis {
+        case .boundaries: out.raw(",\"basis\":\"boundaries\"}")
+        case .nearest: out.raw(",\"basis\":\"nearest\"}")
+        }
     }
 }
 

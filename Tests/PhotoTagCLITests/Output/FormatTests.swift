@@ -260,6 +260,29 @@ import Testing
         }
     }
 
+    /// Below 10^6, a number of at most seven decimals is always written by the integer path (the
+    /// one test at seven decimals must not turn away a value that fewer decimals give), and
+    /// exactly as `description` writes it.
+    @Test func everyNumberOfAtMostSevenDecimalsBelowAMillionTakesTheShortPath() {
+        var random = SeededGenerator(state: 22)
+        var values: [Double] = [0.0001, 0.1, 0.3, 999_999.9999999, -999_999.5, 48.85341, -33.86785, 151.20732, 1e-4]
+        for _ in 0..<200_000 {
+            let decimals = Int.random(in: 0...7, using: &random)
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            let limit = Int(scale * 1e6) - 1
+            let units = Int.random(in: -limit...limit, using: &random)
+            guard Double(units.magnitude) / scale >= 1e-4 else { continue }
+            values.append(Double(units) / scale)
+        }
+        for value in values {
+            let out = ByteBuffer()
+            let written = JSONWriter.appendShortDecimal(value, to: out)
+            #expect(written, "\(value)")
+            if written { #expect(String(decoding: out.bytes, as: UTF8.self) == value.description, "\(value)") }
+        }
+    }
+
     @Test func colourOnlyOnATerminalAndNeverWithNoColor() {
         let photo = Fixtures.photo("ne-little-endian.jpg")
         func text(terminal: Bool, _ environment: [String: String]) -> String {
