@@ -128,7 +128,9 @@ extension Context {
                 }
             }
             if let rendered = processed.rendered {
-                state.summary.add(record)
+                // Counting takes the place's strings and a few dictionary updates per record,
+                // under the lock: only when a summary will be written.
+                if output.summary { state.summary.add(record) }
                 if output.format.isMap, let point = processed.point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
