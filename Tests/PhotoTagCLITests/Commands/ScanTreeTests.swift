@@ -77,6 +77,23 @@ import Testing
         #expect(stderr.components(separatedBy: "already scanned").count == 2)
     }
 
+    @Test func namesSortByTheirBytesAndFoldersAsIfTheyEndedInASlash() throws {
+        let root = NSTemporaryDirectory() + "phototag-order-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg")))
+        try FileManager.default.createDirectory(atPath: root + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/b", withIntermediateDirectories: true)
+        // `-` (2D) < `.` (2E) < `/` (2F) < `0` (30); a name before the longer one it starts.
+        let names = ["b/y.jpg", "a0.jpg", "a.jpg.jpg", "b.jpg", "a/z.jpg", "a-b.jpg", "b-c.jpg", "a.jpg", "B.jpg"]
+        for name in names { try photo.write(to: URL(fileURLWithPath: root + "/" + name)) }
+        let result = try Binary.run(["scan", "--no-place", "--format", "ndjson", "."], directory: root)
+        #expect(
+            try Self.records(result.output).map { $0["file"] as! String } == [
+                "./B.jpg", "./a-b.jpg", "./a.jpg", "./a.jpg.jpg", "./a/z.jpg", "./a0.jpg", "./b-c.jpg", "./b.jpg",
+                "./b/y.jpg",
+            ])
+    }
+
     @Test func hiddenAndAllFilesWidenTheScan() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }
