@@ -57,6 +57,13 @@ struct TIFFReader<Source: ByteSource> {
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
+    /// The 16-bit number at `offset` of `raw` in the given byte order, in one load.
+    @inline(__always)
+    static func load16(_ raw: UnsafeRawBufferPointer, _ offset: Int, _ bigEndian: Bool) -> UInt16 {
+        let stored = raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+        return bigEndian ? UInt16(bigEndian: stored) : UInt16(littleEndian: stored)
+    }
+
     /// The 32-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
     static func u32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt32
     where Bytes.Index == Int {
@@ -84,10 +91,14 @@ struct TIFFReader<Source: ByteSource> {
         return try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
             var entries: [TIFFEntry] = []
             entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
+            // Most entries of an IFD read with `tags` are skipped: the tag is read first, with
+            // one unaligned load.
+            let raw = UnsafeRawBufferPointer(table)
             for index in 0..<(table.count / 12) {
                 let at = 12 * index
-                let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
+                let tag = Self.load16(raw, at, bigEndian)
                 if let tags, !tags.contains(tag) { continue }
+                let type = Self.load16(raw, at + 2, bigEndian)
                 let components = Self.u32(table, at + 4, bigEndian)
                 guard let size = TIFFType(rawValue: type)?.size else { continue }
                 let length = Int(components) * size
@@ -324,36 +335,55 @@ enum CompactTIFF {
 /// order they were read.
 private struct KeptEntries {
     let entries: [TIFFEntry]
-    let tags: TagSet
     /// The tags present among the kept entries.
     private let present: TagSet
+    /// How many entries are kept.
+    let count: Int
+    /// Whether the kept entries are already in ascending tag order as read (as a TIFF's IFDs
+    /// should be): then they are visited in one pass.
+    private let ascending: Bool
 
     init(_ entries: [TIFFEntry], tags: TagSet) {
         self.entries = entries
-        self.tags = tags
         var present = TagSet()
-        for entry in entries where Self.keeps(entry, tags) { present.insert(entry.tag) }
+        var count = 0
+        var ascending = true
+        var last: UInt16 = 0
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where Self.keeps(entries[index], tags) {
+                let tag = entries[index].tag
+                if count > 0, tag < last { ascending = false }
+                last = tag
+                count += 1
+                present.insert(tag)
+            }
+        }
         self.present = present
+        self.count = count
+        self.ascending = ascending
     }
 
     private static func keeps(_ entry: TIFFEntry, _ tags: TagSet) -> Bool {
         tags.contains(entry.tag) && entry.value.count <= CompactTIFF.valueLimit
     }
 
-    var isEmpty: Bool { present.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     /// Calls `body` with each kept entry, in the order above.
     func forEach(_ body: (TIFFEntry) -> Void) {
-        present.forEachAscending { tag in
-            for entry in entries where entry.tag == tag && entry.value.count <= CompactTIFF.valueLimit { body(entry) }
+        entries.withUnsafeBufferPointer { entries in
+            if ascending {
+                for index in entries.indices where present.contains(entries[index].tag) {
+                    if entries[index].value.count <= CompactTIFF.valueLimit { body(entries[index]) }
+                }
+                return
+            }
+            present.forEachAscending { tag in
+                for index in entries.indices where entries[index].tag == tag {
+                    if entries[index].value.count <= CompactTIFF.valueLimit { body(entries[index]) }
+                }
+            }
         }
-    }
-
-    /// How many entries are kept.
-    var count: Int {
-        var count = 0
-        for entry in entries where Self.keeps(entry, tags) { count += 1 }
-        return count
     }
 }
 
@@ -386,8 +416,10 @@ struct TagSet: ExpressibleByArrayLiteral, Equatable, Sendable {
     func contains(_ tag: UInt16) -> Bool {
         if tag < 64 { return low & (1 << UInt64(tag)) != 0 }
         return withUnsafeBytes(of: high) { raw in
-            for index in 0..<highCount where raw.load(fromByteOffset: 2 * index, as: UInt16.self) == tag {
-                return true
+            // Ascending: the first one not below `tag` decides.
+            for index in 0..<highCount {
+                let element = raw.load(fromByteOffset: 2 * index, as: UInt16.self)
+                if element >= tag { return element == tag }
             }
             return false
         }
@@ -489,22 +521,30 @@ private struct IFDWriter {
     /// The TIFF's size so far (the offset of what is appended next).
     private var offset: Int { count - Self.base }
 
+    // The memory is sized for all that is appended (see CompactTIFF.withBlock), so the writes
+    // go through the base pointer without a bounds check each.
+
+    @inline(__always)
     private mutating func append8(_ value: UInt8) {
-        memory[count] = value
+        memory.baseAddress![count] = value
         count += 1
     }
 
+    @inline(__always)
     private mutating func append16(_ value: UInt16) {
-        memory[count] = UInt8(truncatingIfNeeded: bigEndian ? value >> 8 : value)
-        memory[count + 1] = UInt8(truncatingIfNeeded: bigEndian ? value : value >> 8)
+        let stored = bigEndian ? value.bigEndian : value.littleEndian
+        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt16.self)
         count += 2
     }
 
+    @inline(__always)
     private mutating func append32(_ value: UInt32) {
-        append16(UInt16(truncatingIfNeeded: bigEndian ? value >> 16 : value))
-        append16(UInt16(truncatingIfNeeded: bigEndian ? value : value >> 16))
+        let stored = bigEndian ? value.bigEndian : value.littleEndian
+        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt32.self)
+        count += 4
     }
 
+    @inline(__always)
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         UnsafeMutableRawPointer(memory.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
@@ -530,6 +570,7 @@ private struct IFDWriter {
     }
 
     /// An entry of the table: its value inline, or where it will be among the IFD's values.
+    @inline(__always)
     private mutating func appendEntry(_ entry: TIFFEntry, dataOffset: inout Int) {
         append16(entry.tag)
         append16(entry.type)
