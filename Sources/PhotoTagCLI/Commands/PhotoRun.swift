@@ -134,7 +134,7 @@ extension Context {
                 if output.format.isMap, let point = processed.point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
-                    state.context.output.write(state.emitter.emit(rendered))
+                    state.emitter.emit(rendered, to: state.context.output)
                 }
             }
             state.progress.advance()

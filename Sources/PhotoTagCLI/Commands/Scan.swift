@@ -118,7 +118,9 @@ extension Context {
         let cpu = CPUSlots(count: processorCount(), threads: readers)
         let gate = WorkerGate(reserved: readers - processorCount())
         @Sendable func process(_ batch: [ScanItem]) -> [Processed] {
-            guard readsAhead else { return batch.map { compute($0, reading: nil) } }
+            // One buffer renders the batch's records.
+            let scratch = ByteBuffer(capacity: 1024)
+            guard readsAhead else { return batch.map { compute($0, reading: nil, scratch: scratch) } }
             var processed: [Processed] = []
             processed.reserveCapacity(batch.count)
             var start = 0
@@ -138,7 +140,7 @@ extension Context {
                     cpu.run {
                         for (slot, item) in zip(opened.indices, group) {
                             let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil
-                            processed.append(compute(item, reading: reading))
+                            processed.append(compute(item, reading: reading, scratch: scratch))
                         }
                     }
                     for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
@@ -147,8 +149,9 @@ extension Context {
             }
             return processed
         }
-        /// The record of `item`; `reading` is its file's when already read.
-        @Sendable func compute(_ item: ScanItem, reading: GPSReading?) -> Processed {
+        /// The record of `item`; `reading` is its file's when already read. `scratch` is the
+        /// buffer the record is rendered in.
+        @Sendable func compute(_ item: ScanItem, reading: GPSReading?, scratch: ByteBuffer) -> Processed {
             var record: PhotoRecord
             switch item {
             case .file(let path, let sniffed, let sidecars):
@@ -178,7 +181,7 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            var processed = Processed(record: record, rendered: formatter.render(.photo(record)))
+            var processed = Processed(record: record, rendered: formatter.render(.photo(record), scratch: scratch))
             if formatter.format.isMap {
                 switch item {
                 case .file(let path, _, _), .sidecar(let path, _), .unreadable(let path, _):

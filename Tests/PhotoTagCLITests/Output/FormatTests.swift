@@ -12,6 +12,25 @@ import Testing
         try Data(contentsOf: URL(fileURLWithPath: Fixtures.root + "/expected/" + name))
     }
 
+    @Test(arguments: OutputFormat.allCases)
+    func emittingToASinkWritesWhatEmitReturns(format: OutputFormat) {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        var toArray = RecordEmitter(formatter: formatter, columnWidth: 12)
+        var toSink = RecordEmitter(formatter: formatter, columnWidth: 12)
+        let sink = MemorySink()
+        var expected: [UInt8] = []
+        for index in 0..<3 {
+            let text = format == .text
+            let rendered = RecordFormatter.Rendered(
+                bytes: Array("{\"record\":\(index)}".utf8), column: text ? "file \(index)" : nil,
+                more: text ? ["nearby \(index)"] : [])
+            expected += toArray.emit(rendered)
+            toSink.emit(rendered, to: sink)
+        }
+        #expect(sink.bytes == expected)
+        #expect(toSink.count == 3)
+    }
+
     @Test func jsonAndGeoJSONDecodeWithFoundation() throws {
         for name in ["locate-all.json.out", "geocode-stdin.json.out", "locate-nearest.json.out"] {
             #expect(try JSONSerialization.jsonObject(with: Self.golden(name)) is [Any], "\(name)")
