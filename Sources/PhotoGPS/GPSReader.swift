@@ -192,7 +192,9 @@ public struct GPSReader: Sendable {
                 let payload = try segments.payload(of: segment)
                 if exifReading == nil, payload.starts(with: Self.exifIdentifier) {
                     let reading = try decodeExif(payload, declaredLength: segment.payloadLength)
-                    if reading.status == .located || xmp != nil { return try withXMPFallback(reading) { xmp } }
+                    // A position is final (withXMPFallback would return it as it is).
+                    if reading.status == .located { return reading }
+                    if xmp != nil { return try withXMPFallback(reading) { xmp } }
                     exifReading = reading
                 } else if xmp == nil, payload.starts(with: XMP.jpegIdentifier) {
                     xmp = Array(payload[XMP.jpegIdentifier.count...])

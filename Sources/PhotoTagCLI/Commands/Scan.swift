@@ -155,10 +155,15 @@ extension Context {
             var record: PhotoRecord
             switch item {
             case .file(let path, let sniffed, let sidecars):
-                record = SidecarMerge.record(
-                    file: String(decoding: path, as: UTF8.self),
-                    reading: reading ?? GPSReader().read(fileAtPath: path),
-                    sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
+                let file = String(decoding: path, as: UTF8.self)
+                let embedded = reading ?? GPSReader().read(fileAtPath: path)
+                // Without sidecars the reading is the record's as it is (moved in, not copied).
+                record =
+                    sidecars.isEmpty
+                    ? PhotoRecord(file: file, reading: embedded)
+                    : SidecarMerge.record(
+                        file: file, reading: embedded, sidecars: sidecars,
+                        preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
@@ -181,11 +186,13 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            var processed = Processed(record: record, rendered: formatter.render(.photo(record), scratch: scratch))
+            // Rendered from the record where it lies in what is handed back (no copy of it).
+            var processed = Processed(record: record, rendered: nil)
+            processed.rendered = formatter.render(photo: processed.record, scratch: scratch)
             if formatter.format.isMap {
                 switch item {
                 case .file(let path, _, _), .sidecar(let path, _), .unreadable(let path, _):
-                    processed.point = MapOutput.point(record, path: path)
+                    processed.point = MapOutput.point(processed.record, path: path)
                 }
             }
             return processed

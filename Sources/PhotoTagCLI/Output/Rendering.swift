@@ -43,6 +43,16 @@ struct RecordFormatter: Sendable {
         render(record, scratch: nil)
     }
 
+    /// ``render(_:scratch:)`` of a photo's record: JSON and NDJSON are written from the record
+    /// itself, without the copy of it that a ``Record`` holds.
+    func render(photo record: PhotoRecord, scratch: ByteBuffer) -> Rendered {
+        guard format == .json || format == .ndjson else { return render(.photo(record), scratch: scratch) }
+        scratch.removeAll()
+        var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0, into: scratch)
+        record.write(to: &json, nearby: nearby)
+        return Rendered(bytes: scratch.bytes)
+    }
+
     /// ``render(_:)``, writing into `scratch` (emptied first) rather than a buffer of its own:
     /// a worker renders a batch of records through one buffer.
     func render(_ record: Record, scratch: ByteBuffer?) -> Rendered {

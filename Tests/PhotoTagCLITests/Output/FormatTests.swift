@@ -1,4 +1,5 @@
 import Foundation
+import PhotoGPS
 import PhotoTagSupport
 import ReverseGeocoding
 import TestSupport
@@ -29,6 +30,20 @@ import Testing
         }
         #expect(sink.bytes == expected)
         #expect(toSink.count == 3)
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func aPhotoRendersTheSameFromTheRecordAsFromARecordOfIt(format: OutputFormat) throws {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        let scratch = ByteBuffer(capacity: 16)
+        for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg"] {
+            var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
+            record.resolveTime()
+            let expected = formatter.render(.photo(record))
+            let rendered = formatter.render(photo: record, scratch: scratch)
+            #expect(rendered.bytes == expected.bytes && rendered.column == expected.column)
+            #expect(rendered.more == expected.more)
+        }
     }
 
     @Test func jsonAndGeoJSONDecodeWithFoundation() throws {
