@@ -77,6 +77,46 @@ import Testing
         #expect(stderr.components(separatedBy: "already scanned").count == 2)
     }
 
+    /// One worker renders a batch's records through one buffer: a shorter record after a longer
+    /// one is exactly what it is alone, in every format that renders into it.
+    @Test(arguments: ["ndjson", "json", "csv", "geojson"])
+    func aRecordAfterALongerOneOnTheSameWorkerIsItsOwn(format: String) throws {
+        let root = NSTemporaryDirectory() + "phototag-reuse-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // In one folder, so that the walk hands both to the worker in one batch, the long one first.
+        let long = root + "/a-" + String(repeating: "long-name-", count: 20) + ".jpg", short = root + "/b.jpg"
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
+            .write(to: URL(fileURLWithPath: long))
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg"))).write(to: URL(fileURLWithPath: short))
+        func scan(_ paths: [String]) throws -> String {
+            let arguments =
+                ["scan", "--jobs", "1", "--format", format, "--places", Fixtures.places]
+                + (format == "geojson" ? ["--all-records"] : [])
+            return try Binary.run(arguments + paths, directory: root).text
+        }
+        let both = try scan([root])
+        let alone = try scan([short])
+        let longAlone = try scan([long])
+        #expect(both.count > alone.count + longAlone.count / 2)
+        switch format {
+        case "ndjson":
+            #expect(both == longAlone + alone)
+        case "csv":
+            let lastRow = { (text: String) in text.components(separatedBy: "\r\n").last { !$0.isEmpty } }
+            #expect(lastRow(both) == lastRow(alone))
+        default:
+            // The short record, decoded, is the same as the one of its own run.
+            func last(_ text: String) throws -> NSDictionary? {
+                let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+                let list = (value as? [Any]) ?? ((value as? [String: Any])?["features"] as? [Any])
+                return list?.last as? NSDictionary
+            }
+            let expected = try #require(try last(alone))
+            #expect(try last(both) == expected)
+        }
+    }
+
     @Test func namesSortByTheirBytesAndFoldersAsIfTheyEndedInASlash() throws {
         let root = NSTemporaryDirectory() + "phototag-order-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
