@@ -84,8 +84,9 @@ extension Context {
     /// One thing the walk hands to the workers.
     enum ScanItem: Sendable {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
-        /// which is not a photo at all is skipped quietly.
-        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [])
+        /// which is not a photo at all is skipped quietly; `regular` when the folder's listing
+        /// shows it to be a regular file (see ``HeadPrefetch/openHead(_:regular:)``).
+        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [], regular: Bool = false)
         /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
         case sidecar([UInt8], given: Bool)
         case unreadable([UInt8], errno: Int32)
@@ -130,9 +131,9 @@ extension Context {
                     var slow = 0
                     for (slot, item) in zip(opened.indices, group) {
                         opened[slot] = -1
-                        guard case .file(let path, _, _) = item else { continue }
+                        guard case .file(let path, _, _, let regular) = item else { continue }
                         let began = HeadPrefetch.now()
-                        opened[slot] = HeadPrefetch.openHead(path) ?? -1
+                        opened[slot] = HeadPrefetch.openHead(path, regular: regular) ?? -1
                         if HeadPrefetch.now() - began > HeadPrefetch.slowOpen { slow += 1 }
                     }
                     // Half the group or more: the storage, not a thread that lost its core.
@@ -154,7 +155,7 @@ extension Context {
         @Sendable func compute(_ item: ScanItem, reading: GPSReading?, scratch: ByteBuffer) -> Processed {
             var record: PhotoRecord
             switch item {
-            case .file(let path, let sniffed, let sidecars):
+            case .file(let path, let sniffed, let sidecars, _):
                 let file = String(decoding: path, as: UTF8.self)
                 let embedded = reading ?? GPSReader().read(fileAtPath: path)
                 // Without sidecars the reading is the record's as it is (moved in, not copied).
@@ -191,7 +192,7 @@ extension Context {
             processed.rendered = formatter.render(photo: processed.record, scratch: scratch)
             if formatter.format.isMap {
                 switch item {
-                case .file(let path, _, _), .sidecar(let path, _), .unreadable(let path, _):
+                case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _):
                     processed.point = MapOutput.point(processed.record, path: path)
                 }
             }
@@ -232,6 +233,9 @@ extension Context {
                 case .file(let path):
                     found += 1
                     batch.append(.file(path, sniffed: false))
+                case .regular(let path):
+                    found += 1
+                    batch.append(.file(path, sniffed: false, regular: true))
                 case .paired(let path, let sidecars):
                     found += 1
                     batch.append(.file(path, sniffed: false, sidecars: sidecars))

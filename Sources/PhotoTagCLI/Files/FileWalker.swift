@@ -53,6 +53,9 @@ struct FileWalker {
     enum Found {
         /// A file to read.
         case file([UInt8])
+        /// A file to read that the folder's listing shows to be a regular file (not a FIFO or a
+        /// device, which must never be opened): it can be opened without a `stat(2)` first.
+        case regular([UInt8])
         /// A photo to read with its sidecars (see ``SidecarPairing``), full paths.
         case paired([UInt8], sidecars: [[UInt8]])
         /// A sidecar file that belongs to no photo of its folder: read alone.
@@ -197,7 +200,7 @@ struct FileWalker {
             case .file:
                 if photoName {
                     let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
-                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .file(path)) { return }
+                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .regular(path)) { return }
                 } else if Sidecar.kind(ofName: entry.name) != nil {
                     if !stack[top].claimed.contains(entry.name), !yield(.sidecar(path)) { return }
                 } else if allFiles, !yield(.candidate(path)) {

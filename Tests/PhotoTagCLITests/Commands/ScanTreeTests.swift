@@ -77,6 +77,37 @@ import Testing
         #expect(stderr.components(separatedBy: "already scanned").count == 2)
     }
 
+    /// Only what the listing shows to be a regular file (or a link to one) is found as
+    /// `.regular`, which the scan opens without a `stat(2)` first; a FIFO named like a photo
+    /// stays a `.file`, checked before it could be opened.
+    @Test func onlyRegularFilesAreFoundAsRegular() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var walker = FileWalker(hidden: false, allFiles: false)
+        var found: [String: String] = [:]
+        walker.walk(Array(root.utf8)) { item in
+            let name = String(decoding: item.path, as: UTF8.self).replacingOccurrences(of: root + "/", with: "")
+            switch item {
+            case .regular: found[name] = "regular"
+            case .file: found[name] = "file"
+            case .unreadable: found[name] = "unreadable"
+            default: found[name] = "other"
+            }
+            return true
+        }
+        #expect(found["a/x.jpg"] == "regular" && found["UPPER.JPEG"] == "regular")
+        #expect(found["link.jpg"] == "regular")  // a link to a photo, followed
+        #expect(found["pipe.jpg"] == "file")
+        #expect(found["dangling.jpg"] == "unreadable")
+        // Given by path, a file is not typed by a listing.
+        var given: [String] = []
+        walker.walk(Array((root + "/a/x.jpg").utf8)) { item in
+            if case .file = item { given.append("file") }
+            return true
+        }
+        #expect(given == ["file"])
+    }
+
     /// One worker renders a batch's records through one buffer: a shorter record after a longer
     /// one is exactly what it is alone, in every format that renders into it.
     @Test(arguments: ["ndjson", "json", "csv", "geojson"])
