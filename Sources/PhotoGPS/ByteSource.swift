@@ -68,6 +68,13 @@ final class FileSource: ByteSource {
     private(set) var extent = 0
     /// How many bytes the reads have returned in all.
     private(set) var bytesRead = 0
+    /// How many times the file itself was read (`pread(2)` calls, not counting a read's retries).
+    private(set) var fileReads = 0
+    /// The file's first bytes (up to 64), kept from a read at offset 0: identifying the
+    /// container reads them, and a JPEG's first marker segments, read next, lie among them.
+    private var head: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many bytes of ``head`` are the file's.
+    private var headCount = 0
 
     convenience init(path: String) throws(PhotoGPSError) {
         try self.init(cPath: path)
@@ -116,6 +123,7 @@ final class FileSource: ByteSource {
             // Fewer bytes than wanted only when the file shrank since fstat.
             (initialized, failure) = preadFully(descriptor, buffer.baseAddress!, wanted, at: offset)
         }
+        fileReads += 1
         if failure != 0 { throw .cannotRead(errno: failure) }
         bytesRead += buffer.count
         return buffer
@@ -132,16 +140,34 @@ final class FileSource: ByteSource {
             return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
         }
         extent = max(extent, offset + wanted)
+        if offset + wanted <= headCount {
+            // Among the first bytes, read already: no second read of the file.
+            bytesRead += wanted
+            return try Self.withBuffer(head, from: offset, count: wanted, body)
+        }
         var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         let (initialized, failure) = withUnsafeMutableBytes(of: &storage) { raw in
             // Fewer bytes than wanted only when the file shrank since fstat.
             preadFully(descriptor, raw.baseAddress!, wanted, at: offset)
         }
+        fileReads += 1
         if failure != 0 { throw .cannotRead(errno: failure) }
         bytesRead += initialized
+        if offset == 0 {
+            head = storage
+            headCount = initialized
+        }
+        return try Self.withBuffer(storage, from: 0, count: initialized, body)
+    }
+
+    /// Calls `body` with `count` bytes of `storage` from byte `start`.
+    private static func withBuffer<Result>(
+        _ storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64), from start: Int, count: Int,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
         let outcome = withUnsafeBytes(of: storage) { raw in
             Swift.Result { () throws(PhotoGPSError) in
-                try body(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress, count: initialized))
+                try body(UnsafeBufferPointer(start: raw.bindMemory(to: UInt8.self).baseAddress! + start, count: count))
             }
         }
         return try outcome.get()

@@ -18,7 +18,16 @@ enum Container: Equatable {
 
     /// Identifies a file from its first bytes (and, for ISO BMFF, its `ftyp` brands).
     static func identify(_ source: some ByteSource) throws(PhotoGPSError) -> Container {
-        let head = try source.bytes(at: 0, length: 64)
+        // The first 64 bytes, read into a buffer on the stack; a JPEG (most photos) is told from
+        // its first three without copying them to an array.
+        try source.withBytes(at: 0, length: 64) { head in
+            head.count >= 3 && head[0] == 0xFF && head[1] == 0xD8 && head[2] == 0xFF
+                ? .jpeg : identify(head: Array(head))
+        }
+    }
+
+    /// Identifies a file from its first bytes (up to 64).
+    private static func identify(head: [UInt8]) -> Container {
         func starts(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
         }

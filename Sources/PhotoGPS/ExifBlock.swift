@@ -19,12 +19,30 @@ final class ExifBlock {
     /// libexif is asked to keep every tag as stored (no FOLLOW_SPECIFICATION repairs, no
     /// dropping of tags it does not know).
     init(payload: [UInt8]) throws(PhotoGPSError) {
-        guard let data = CExif_newArenaData() else { throw .outOfMemory }
-        payload.withUnsafeBufferPointer { buffer in
-            exif_data_load_data(data, buffer.baseAddress, UInt32(truncatingIfNeeded: buffer.count))
-        }
-        self.data = data
+        data = try payload.withUnsafeBufferPointer { (bytes) throws(PhotoGPSError) in try Self.load(bytes) }
         order = exif_data_get_byte_order(data)
+    }
+
+    /// Loads an EXIF block from memory that only needs to live for the call: libexif copies what
+    /// it keeps.
+    init(bytes: UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) {
+        data = try Self.load(bytes)
+        order = exif_data_get_byte_order(data)
+    }
+
+    /// A new ExifData of the thread's arena with `bytes` loaded.
+    ///
+    /// Never inlined: the arena's state lives in the static functions of the C header, of which
+    /// each object file has its own copy, so its C calls must stay in this file's object (an
+    /// initializer inlined into GPSReader.swift took data from another arena than the one
+    /// `deinit` releases it to, which then never emptied and fell back to malloc).
+    @inline(never)
+    private static func load(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) throws(PhotoGPSError) -> UnsafeMutablePointer<ExifData> {
+        guard let data = CExif_newArenaData() else { throw .outOfMemory }
+        exif_data_load_data(data, bytes.baseAddress, UInt32(truncatingIfNeeded: bytes.count))
+        return data
     }
 
     deinit { CExif_releaseArenaData(data) }

@@ -126,20 +126,78 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
 
     /// ISO 8601 in UTC, fractional seconds kept and trailing zeros dropped:
     /// `2019-07-01T12:34:56.24Z`.
+    ///
+    /// Written digit by digit into the string's own storage: every located record asks for it
+    /// twice (its capture time and its JSON), and interpolating padded numbers took a dozen
+    /// strings each time.
     public var description: String {
         let seconds = Int(nanosecondOfDay / 1_000_000_000)
-        var text =
-            "\(zeroPadded(year, 4))-\(zeroPadded(month, 2))-\(zeroPadded(day, 2))T"
-            + "\(zeroPadded(seconds / 3600, 2)):\(zeroPadded(seconds / 60 % 60, 2)):\(zeroPadded(seconds % 60, 2))"
-        var fraction = nanosecondOfDay % 1_000_000_000
+        var fraction = Int(nanosecondOfDay % 1_000_000_000)
+        var fractionDigits = 0
         if fraction != 0 {
-            var digits = 9
+            fractionDigits = 9
             while fraction % 10 == 0 {
                 fraction /= 10
-                digits -= 1
+                fractionDigits -= 1
             }
-            text += "." + zeroPadded(Int(fraction), digits)
         }
-        return text + "Z"
+        // `YYYY-MM-DDTHH:MM:SS`, `.` and the fraction's digits, `Z`.
+        let length = 20 + (fractionDigits > 0 ? 1 + fractionDigits : 0)
+        return String(unsafeUninitializedCapacity: length) { text in
+            var digits = DecimalDigits(text)
+            digits.write(year, width: 4)
+            digits.write(UInt8(ascii: "-"))
+            digits.write(month, width: 2)
+            digits.write(UInt8(ascii: "-"))
+            digits.write(day, width: 2)
+            digits.write(UInt8(ascii: "T"))
+            digits.write(seconds / 3600, width: 2)
+            digits.write(UInt8(ascii: ":"))
+            digits.write(seconds / 60 % 60, width: 2)
+            digits.write(UInt8(ascii: ":"))
+            digits.write(seconds % 60, width: 2)
+            if fractionDigits > 0 {
+                digits.write(UInt8(ascii: "."))
+                digits.write(fraction, width: fractionDigits)
+            }
+            digits.write(UInt8(ascii: "Z"))
+            return digits.count
+        }
+    }
+}
+
+/// Writes ASCII text into a buffer sized for it beforehand: bytes, and numbers zero-padded to a
+/// width (as ``zeroPadded(_:_:)`` pads them), without a string for each part.
+struct DecimalDigits {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes are written.
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    /// Appends one byte.
+    mutating func write(_ byte: UInt8) {
+        buffer[count] = byte
+        count += 1
+    }
+
+    /// Appends a non-negative number with at least `width` digits, zeros in front; all its
+    /// digits when it has more.
+    mutating func write(_ value: Int, width: Int) {
+        var digits = 1
+        var limit = 10
+        while value >= limit, digits < 19 {
+            digits += 1
+            limit &*= 10
+        }
+        let total = max(width, digits)
+        var rest = value
+        for index in stride(from: count + total - 1, through: count, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += total
     }
 }

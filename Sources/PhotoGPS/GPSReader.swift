@@ -192,7 +192,9 @@ public struct GPSReader: Sendable {
                 let payload = try segments.payload(of: segment)
                 if exifReading == nil, payload.starts(with: Self.exifIdentifier) {
                     let reading = try decodeExif(payload, declaredLength: segment.payloadLength)
-                    if reading.status == .located || xmp != nil { return try withXMPFallback(reading) { xmp } }
+                    // A position is final (withXMPFallback would return it as it is).
+                    if reading.status == .located { return reading }
+                    if xmp != nil { return try withXMPFallback(reading) { xmp } }
                     exifReading = reading
                 } else if xmp == nil, payload.starts(with: XMP.jpegIdentifier) {
                     xmp = Array(payload[XMP.jpegIdentifier.count...])
@@ -269,8 +271,14 @@ public struct GPSReader: Sendable {
         // notes and copies thumbnails, 26k to free). A timing loop agrees (18-26 µs against
         // 29-44 µs a block on a busy machine). The block as is also reads differently: in one of
         // those files libexif drops the EXIF and GPS IFDs that compaction finds. A block whose
-        // IFD0 cannot be read goes as is.
-        let block = try ExifBlock(payload: (try? CompactTIFF.block(from: tiff)) ?? payload)
+        // IFD0 cannot be read goes as is. The compact block is written in temporary memory,
+        // which libexif copies what it keeps from.
+        let block: ExifBlock
+        if let parts = try? CompactTIFF.parts(from: tiff) {
+            block = try parts.withBlock { (bytes) throws(PhotoGPSError) in try ExifBlock(bytes: bytes) }
+        } else {
+            block = try ExifBlock(payload: payload)
+        }
         let camera = block.camera()
         var warnings: [GPSWarning] = truncated ? [.truncatedExif(read: payload.count, declared: declaredLength)] : []
         let gpsOffset: UInt32

@@ -24,10 +24,20 @@ public enum Sidecar {
 
     /// The kind of sidecar a file name (bytes) names by its extension, ignoring case; `nil` for
     /// any other file.
+    ///
+    /// Inlinable, so that a caller in another module (a scan asks for every file of a folder)
+    /// gets it specialized for its collection, and no array is made of the name's end.
+    @inlinable
     public static func kind(ofName name: some Collection<UInt8>) -> Kind? {
-        let lower = name.suffix(5).map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-        if lower.count >= 4, lower.suffix(4).elementsEqual(".xmp".utf8) { return .xmp }
-        if lower.count == 5, lower.elementsEqual(".json".utf8) { return .takeout }
+        // The last five bytes, ASCII letters lowercased, one byte each in an integer.
+        var packed: UInt64 = 0
+        var count = 0
+        for byte in name.suffix(5) {
+            packed = packed << 8 | UInt64((0x41...0x5A).contains(byte) ? byte | 0x20 : byte)
+            count += 1
+        }
+        if count >= 4, packed & 0xFFFF_FFFF == 0x2E78_6D70 { return .xmp }  // .xmp
+        if count == 5, packed == 0x2E_6A73_6F6E { return .takeout }  // .json
         return nil
     }
 

@@ -57,6 +57,13 @@ struct TIFFReader<Source: ByteSource> {
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
+    /// The 16-bit number at `offset` of `raw` in the given byte order, in one load.
+    @inline(__always)
+    static func load16(_ raw: UnsafeRawBufferPointer, _ offset: Int, _ bigEndian: Bool) -> UInt16 {
+        let stored = raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+        return bigEndian ? UInt16(bigEndian: stored) : UInt16(littleEndian: stored)
+    }
+
     /// The 32-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
     static func u32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt32
     where Bytes.Index == Int {
@@ -72,7 +79,7 @@ struct TIFFReader<Source: ByteSource> {
     /// With `tags`, only entries with those tags are kept, and the values of the others are
     /// never read (a MakerNote or a thumbnail costs nothing).
     func readIFD(
-        at offset: UInt32, keeping tags: Set<UInt16>? = nil, valueLimit: Int = 1 << 16
+        at offset: UInt32, keeping tags: TagSet? = nil, valueLimit: Int = 1 << 16
     ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
@@ -84,10 +91,14 @@ struct TIFFReader<Source: ByteSource> {
         return try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
             var entries: [TIFFEntry] = []
             entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
+            // Most entries of an IFD read with `tags` are skipped: the tag is read first, with
+            // one unaligned load.
+            let raw = UnsafeRawBufferPointer(table)
             for index in 0..<(table.count / 12) {
                 let at = 12 * index
-                let tag = Self.u16(table, at, bigEndian), type = Self.u16(table, at + 2, bigEndian)
+                let tag = Self.load16(raw, at, bigEndian)
                 if let tags, !tags.contains(tag) { continue }
+                let type = Self.load16(raw, at + 2, bigEndian)
                 let components = Self.u32(table, at + 4, bigEndian)
                 guard let size = TIFFType(rawValue: type)?.size else { continue }
                 let length = Int(components) * size
@@ -179,8 +190,33 @@ enum CompactTIFF {
         case outOfBounds
     }
 
+    /// What the compact block is made of: the entries read from a TIFF's IFD0, EXIF IFD and GPS
+    /// IFD, in its byte order.
+    struct Parts {
+        var bigEndian: Bool
+        var ifd0: [TIFFEntry]
+        var exif: [TIFFEntry]
+        var gps: GPS
+
+        /// The compact `Exif\0\0` block (see ``CompactTIFF/build(bigEndian:ifd0:exif:gps:)``).
+        var block: [UInt8] { CompactTIFF.build(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) }
+
+        /// Calls `body` with the compact block, written into temporary memory (on the stack when
+        /// small, as the block of a camera's photo is) rather than an array.
+        func withBlock<Result, Failure: Error>(
+            _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+        ) throws(Failure) -> Result {
+            try CompactTIFF.withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps, body)
+        }
+    }
+
     /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD and returns the compact `Exif\0\0` block.
     static func block(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> [UInt8] {
+        try parts(from: reader).block
+    }
+
+    /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD: the entries the compact block is made of.
+    static func parts(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> Parts {
         guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0TagsAndPointers) else {
             throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
         }
@@ -198,24 +234,24 @@ enum CompactTIFF {
                 gps = .badPointer(entry)
             }
         }
-        return build(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
+        return Parts(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
     }
 
     /// The GPS tags phototag reads (``GPSTags``), and GPSVersionID.
-    static let gpsTagsRead: Set<UInt16> = [
+    static let gpsTagsRead: TagSet = [
         GPSTag.versionID, GPSTag.latitudeRef, GPSTag.latitude, GPSTag.longitudeRef, GPSTag.longitude,
         GPSTag.altitudeRef, GPSTag.altitude, GPSTag.timeStamp, GPSTag.speedRef, GPSTag.speed,
         GPSTag.imgDirectionRef, GPSTag.imgDirection, GPSTag.mapDatum, GPSTag.dateStamp, GPSTag.horizontalError,
     ]
 
     /// The IFD0 tags kept besides the IFD pointers.
-    static let ifd0TagsRead: Set<UInt16> = [ExifTag.make, ExifTag.model]
+    static let ifd0TagsRead: TagSet = [ExifTag.make, ExifTag.model]
 
     /// The IFD0 entries read: those tags and the IFD pointers.
     static let ifd0TagsAndPointers = ifd0TagsRead.union([ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer])
 
     /// The EXIF IFD tags kept.
-    static let exifTagsRead: Set<UInt16> = [
+    static let exifTagsRead: TagSet = [
         ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal, ExifTag.subSecTimeOriginal,
     ]
 
@@ -226,123 +262,341 @@ enum CompactTIFF {
     /// Writes the compact block from entries already read: IFD0, then the GPS IFD, then the EXIF
     /// IFD, each with only the tags phototag reads and no value over ``valueLimit`` bytes.
     static func build(bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS) -> [UInt8] {
-        // Room for what it can hold at most: the 8-byte header; per IFD its count, next offset
-        // and padding; every entry read and the two pointers; every value that does not fit in
-        // its entry, padded to even.
+        withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) { Array($0) }
+    }
+
+    /// ``build(bigEndian:ifd0:exif:gps:)`` into temporary memory, handed to `body`.
+    ///
+    /// Each IFD's entries are its kept ones in ascending tag order, those of one tag in the order
+    /// read (a stable sort by tag); they are written tag by tag straight from the lists read, so
+    /// no filtered or sorted copy of a list is made.
+    static func withBlock<Result, Failure: Error>(
+        bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        // Room for what it can hold at most: `Exif\0\0` and the 8-byte header; per IFD its count,
+        // next offset and padding; every entry read and the two pointers; every value that does
+        // not fit in its entry and is not over the limit, padded to even.
         var entries = 2
         var values = 0
-        func count(_ list: [TIFFEntry]) {
+        func count(_ entry: TIFFEntry) {
+            if entry.value.count > 4 && entry.value.count <= valueLimit { values += entry.value.count + 1 }
+        }
+        entries += ifd0.count + exif.count
+        for entry in ifd0 { count(entry) }
+        for entry in exif { count(entry) }
+        switch gps {
+        case .entries(let list):
             entries += list.count
-            for entry in list where entry.value.count > 4 { values += entry.value.count + 1 }
-        }
-        count(ifd0)
-        count(exif)
-        if case .entries(let list) = gps { count(list) }
-        var writer = IFDWriter(bigEndian: bigEndian, capacity: 8 + 3 * 8 + 12 * entries + values)
-        let small = { (entry: TIFFEntry) in entry.value.count <= valueLimit }
-        // Each IFD's entries in one array, filtered and then sorted in place.
-        var keptExif = exif.filter { exifTagsRead.contains($0.tag) && small($0) }
-        // IFD0 goes first at offset 8; the pointers in it are patched once the others are written.
-        var first: [TIFFEntry] = []
-        first.reserveCapacity(ifd0.count + 2)
-        for entry in ifd0 where ifd0TagsRead.contains(entry.tag) && small(entry) { first.append(entry) }
-        let placeholder = { (tag: UInt16) in
-            TIFFEntry(tag: tag, type: TIFFType.long.rawValue, count: 1, value: [0, 0, 0, 0])
-        }
-        if !keptExif.isEmpty { first.append(placeholder(ExifTag.exifIFDPointer)) }
-        switch gps {
-        case .absent: break
-        case .entries, .outOfBounds:
-            first.append(placeholder(ExifTag.gpsIFDPointer))
+            for entry in list { count(entry) }
         case .badPointer(let entry):
-            first.append(entry)
-        }
-        first.sort { $0.tag < $1.tag }
-        let ifd0Offset = writer.append(first)
-        switch gps {
-        case .entries(let entries):
-            var kept = entries.filter { gpsTagsRead.contains($0.tag) && small($0) }
-            kept.sort { $0.tag < $1.tag }
-            writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: writer.append(kept))
-        case .outOfBounds:
-            // Still outside the block, as it was outside the file: the reader reports it.
-            writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: 0xFFFF_FFF0)
-        case .absent, .badPointer:
+            // Kept whatever its size.
+            values += entry.value.count + 1
+        case .absent, .outOfBounds:
             break
         }
-        if !keptExif.isEmpty {
-            keptExif.sort { $0.tag < $1.tag }
-            writer.patchPointer(ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif))
+        let capacity = IFDWriter.base + 8 + 3 * 8 + 12 * entries + values
+        let outcome = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { memory in
+            Swift.Result { () throws(Failure) -> Result in
+                var writer = IFDWriter(bigEndian: bigEndian, memory: memory)
+                let keptExif = KeptEntries(exif, tags: exifTagsRead)
+                // IFD0 goes first at offset 8; the pointers in it are patched once the others are
+                // written. Their tags sort after Make and Model, the EXIF pointer's first.
+                var pointers = IFDWriter.Pointers()
+                if !keptExif.isEmpty { pointers.exif = true }
+                switch gps {
+                case .absent: break
+                case .entries, .outOfBounds: pointers.gps = true
+                case .badPointer(let entry): pointers.badGPS = entry
+                }
+                let ifd0Offset = writer.append(KeptEntries(ifd0, tags: ifd0TagsRead), pointers)
+                switch gps {
+                case .entries(let entries):
+                    let offset = writer.append(KeptEntries(entries, tags: gpsTagsRead))
+                    writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: offset)
+                case .outOfBounds:
+                    // Still outside the block, as it was outside the file: the reader reports it.
+                    writer.patchPointer(ExifTag.gpsIFDPointer, inIFDAt: ifd0Offset, to: 0xFFFF_FFF0)
+                case .absent, .badPointer:
+                    break
+                }
+                if !keptExif.isEmpty {
+                    writer.patchPointer(ExifTag.exifIFDPointer, inIFDAt: ifd0Offset, to: writer.append(keptExif))
+                }
+                return try body(UnsafeBufferPointer(rebasing: memory[..<writer.count]))
+            }
         }
-        return writer.bytes
+        return try outcome.get()
+    }
+}
+
+/// The entries of one IFD that go into the compact block: those of `tags` whose value is at most
+/// ``CompactTIFF/valueLimit`` bytes, visited in ascending tag order, entries of one tag in the
+/// order they were read.
+private struct KeptEntries {
+    let entries: [TIFFEntry]
+    /// The tags present among the kept entries.
+    private let present: TagSet
+    /// How many entries are kept.
+    let count: Int
+    /// Whether the kept entries are already in ascending tag order as read (as a TIFF's IFDs
+    /// should be): then they are visited in one pass.
+    private let ascending: Bool
+
+    init(_ entries: [TIFFEntry], tags: TagSet) {
+        self.entries = entries
+        var present = TagSet()
+        var count = 0
+        var ascending = true
+        var last: UInt16 = 0
+        entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices where Self.keeps(entries[index], tags) {
+                let tag = entries[index].tag
+                if count > 0, tag < last { ascending = false }
+                last = tag
+                count += 1
+                present.insert(tag)
+            }
+        }
+        self.present = present
+        self.count = count
+        self.ascending = ascending
+    }
+
+    private static func keeps(_ entry: TIFFEntry, _ tags: TagSet) -> Bool {
+        tags.contains(entry.tag) && entry.value.count <= CompactTIFF.valueLimit
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Calls `body` with each kept entry, in the order above.
+    func forEach(_ body: (TIFFEntry) -> Void) {
+        entries.withUnsafeBufferPointer { entries in
+            if ascending {
+                for index in entries.indices where present.contains(entries[index].tag) {
+                    if entries[index].value.count <= CompactTIFF.valueLimit { body(entries[index]) }
+                }
+                return
+            }
+            present.forEachAscending { tag in
+                for index in entries.indices where entries[index].tag == tag {
+                    if entries[index].value.count <= CompactTIFF.valueLimit { body(entries[index]) }
+                }
+            }
+        }
+    }
+}
+
+/// A few TIFF tag numbers, looked up without hashing: tags below 64 (every GPS tag) as bits, and
+/// up to eight others in a list kept inline.
+struct TagSet: ExpressibleByArrayLiteral, Equatable, Sendable {
+    /// Bit `n` set when tag `n` (below 64) is in the set.
+    private var low: UInt64 = 0
+    /// The tags of 64 and above, ascending; the first `highCount` are in use.
+    private var high: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var highCount = 0
+    /// The most tags of 64 and above a set holds.
+    static let highCapacity = 8
+
+    /// An empty set.
+    init() {}
+
+    /// The tags listed.
+    init(arrayLiteral tags: UInt16...) {
+        for tag in tags { insert(tag) }
+    }
+
+    /// Whether no tag is in the set.
+    var isEmpty: Bool { low == 0 && highCount == 0 }
+
+    /// How many tags are in the set.
+    var count: Int { low.nonzeroBitCount + highCount }
+
+    /// Whether `tag` is in the set.
+    func contains(_ tag: UInt16) -> Bool {
+        if tag < 64 { return low & (1 << UInt64(tag)) != 0 }
+        return withUnsafeBytes(of: high) { raw in
+            // Ascending: the first one not below `tag` decides.
+            for index in 0..<highCount {
+                let element = raw.load(fromByteOffset: 2 * index, as: UInt16.self)
+                if element >= tag { return element == tag }
+            }
+            return false
+        }
+    }
+
+    /// Adds `tag`; more than ``highCapacity`` tags of 64 and above is a programming error.
+    mutating func insert(_ tag: UInt16) {
+        if tag < 64 {
+            low |= 1 << UInt64(tag)
+            return
+        }
+        guard !contains(tag) else { return }
+        precondition(highCount < Self.highCapacity, "a TagSet holds at most 8 tags of 64 and above")
+        withUnsafeMutableBytes(of: &high) { raw in
+            // Kept ascending: shift the larger ones up one place.
+            var index = highCount
+            while index > 0, raw.load(fromByteOffset: 2 * (index - 1), as: UInt16.self) > tag {
+                raw.storeBytes(
+                    of: raw.load(fromByteOffset: 2 * (index - 1), as: UInt16.self), toByteOffset: 2 * index,
+                    as: UInt16.self)
+                index -= 1
+            }
+            raw.storeBytes(of: tag, toByteOffset: 2 * index, as: UInt16.self)
+        }
+        highCount += 1
+    }
+
+    /// The set with the tags of `other` added.
+    func union(_ other: TagSet) -> TagSet {
+        var union = self
+        union.low |= other.low
+        other.forEachAscending { union.insert($0) }
+        return union
+    }
+
+    /// Calls `body` with every tag, in ascending order.
+    func forEachAscending(_ body: (UInt16) -> Void) {
+        var bits = low
+        while bits != 0 {
+            body(UInt16(bits.trailingZeroBitCount))
+            bits &= bits - 1
+        }
+        withUnsafeBytes(of: high) { raw in
+            for index in 0..<highCount { body(raw.load(fromByteOffset: 2 * index, as: UInt16.self)) }
+        }
+    }
+
+    static func == (left: TagSet, right: TagSet) -> Bool {
+        guard left.low == right.low, left.highCount == right.highCount else { return false }
+        var equal = true
+        withUnsafeBytes(of: left.high) { a in
+            withUnsafeBytes(of: right.high) { b in
+                for index in 0..<left.highCount
+                where a.load(fromByteOffset: 2 * index, as: UInt16.self)
+                    != b.load(fromByteOffset: 2 * index, as: UInt16.self)
+                {
+                    equal = false
+                }
+            }
+        }
+        return equal
     }
 }
 
 /// Appends IFDs (entries, next-IFD offset 0, then their out-of-line values) to a TIFF block.
 ///
-/// The block is written in place, byte by byte, into one array sized up front: compacting the
-/// EXIF of every photo of a scan allocates that array and nothing else here.
+/// The block is written in place, byte by byte, into memory sized for the most it can hold:
+/// compacting the EXIF of every photo of a scan allocates nothing here.
 private struct IFDWriter {
     let bigEndian: Bool
     /// `Exif\0\0`, then the TIFF: offsets in the TIFF count from its header, 6 bytes in.
-    private(set) var bytes: [UInt8]
-    /// Where the TIFF header starts in `bytes`.
-    private static let base = 6
+    private let memory: UnsafeMutableBufferPointer<UInt8>
+    /// How many bytes of `memory` are written.
+    private(set) var count = 0
+    /// Where the TIFF header starts in the block.
+    static let base = 6
 
-    /// A block that will hold about `capacity` bytes of TIFF.
-    init(bigEndian: Bool, capacity: Int) {
+    /// The IFD pointers written at the end of IFD0, their values patched later.
+    struct Pointers {
+        /// An EXIF IFD pointer.
+        var exif = false
+        /// A GPS IFD pointer.
+        var gps = false
+        /// The original GPSInfo entry, kept as is because it is not one LONG (instead of `gps`);
+        /// its tag is GPSInfo's, so it sorts last, as the pointer would.
+        var badGPS: TIFFEntry? = nil
+    }
+
+    /// A block in `memory`, which must hold all that is appended.
+    init(bigEndian: Bool, memory: UnsafeMutableBufferPointer<UInt8>) {
         self.bigEndian = bigEndian
-        bytes = []
-        bytes.reserveCapacity(Self.base + capacity)
-        bytes.append(contentsOf: GPSReader.exifIdentifier)
+        self.memory = memory
+        for byte in GPSReader.exifIdentifier { append8(byte) }
         // The header, then IFD0's offset: 8, right after it.
-        bytes.append(contentsOf: bigEndian ? TIFFHeader.motorola : TIFFHeader.intel)
+        for byte in bigEndian ? TIFFHeader.motorola : TIFFHeader.intel { append8(byte) }
         append32(8)
     }
 
     /// The TIFF's size so far (the offset of what is appended next).
-    private var offset: Int { bytes.count - Self.base }
+    private var offset: Int { count - Self.base }
 
+    // The memory is sized for all that is appended (see CompactTIFF.withBlock), so the writes
+    // go through the base pointer without a bounds check each.
+
+    @inline(__always)
+    private mutating func append8(_ value: UInt8) {
+        memory.baseAddress![count] = value
+        count += 1
+    }
+
+    @inline(__always)
     private mutating func append16(_ value: UInt16) {
-        if bigEndian {
-            bytes.append(UInt8(value >> 8))
-            bytes.append(UInt8(value & 0xFF))
-        } else {
-            bytes.append(UInt8(value & 0xFF))
-            bytes.append(UInt8(value >> 8))
-        }
+        let stored = bigEndian ? value.bigEndian : value.littleEndian
+        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt16.self)
+        count += 2
     }
 
+    @inline(__always)
     private mutating func append32(_ value: UInt32) {
-        append16(UInt16(bigEndian ? value >> 16 : value & 0xFFFF))
-        append16(UInt16(bigEndian ? value & 0xFFFF : value >> 16))
+        let stored = bigEndian ? value.bigEndian : value.littleEndian
+        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt32.self)
+        count += 4
     }
 
-    /// Appends an IFD and returns its offset.
-    mutating func append(_ entries: [TIFFEntry]) -> UInt32 {
-        if offset % 2 == 1 { bytes.append(0) }
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        UnsafeMutableRawPointer(memory.baseAddress! + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends an IFD of the kept entries, then `pointers`, and returns its offset.
+    mutating func append(_ entries: KeptEntries, _ pointers: Pointers = Pointers()) -> UInt32 {
+        if offset % 2 == 1 { append8(0) }
         let start = offset
-        var dataOffset = start + 2 + 12 * entries.count + 4
-        append16(UInt16(entries.count))
-        for entry in entries {
-            append16(entry.tag)
-            append16(entry.type)
-            append32(entry.count)
-            if entry.value.count <= 4 {
-                entry.value.withBytes { bytes.append(contentsOf: $0) }
-                for _ in entry.value.count..<4 { bytes.append(0) }
-            } else {
-                append32(UInt32(dataOffset))
-                dataOffset += entry.value.count + entry.value.count % 2
-            }
-        }
+        let total = entries.count + (pointers.exif ? 1 : 0) + (pointers.gps || pointers.badGPS != nil ? 1 : 0)
+        var dataOffset = start + 2 + 12 * total + 4
+        append16(UInt16(truncatingIfNeeded: total))
+        entries.forEach { appendEntry($0, dataOffset: &dataOffset) }
+        if pointers.exif { appendPointer(ExifTag.exifIFDPointer) }
+        if pointers.gps { appendPointer(ExifTag.gpsIFDPointer) }
+        if let bad = pointers.badGPS { appendEntry(bad, dataOffset: &dataOffset) }
         append32(0)
         // The out-of-line values, in the order of their entries, each padded to an even length.
-        for entry in entries where entry.value.count > 4 {
-            entry.value.withBytes { bytes.append(contentsOf: $0) }
-            if entry.value.count % 2 == 1 { bytes.append(0) }
-        }
+        entries.forEach { appendValue($0) }
+        if let bad = pointers.badGPS { appendValue(bad) }
         return UInt32(start)
+    }
+
+    /// An entry of the table: its value inline, or where it will be among the IFD's values.
+    @inline(__always)
+    private mutating func appendEntry(_ entry: TIFFEntry, dataOffset: inout Int) {
+        append16(entry.tag)
+        append16(entry.type)
+        append32(entry.count)
+        if entry.value.count <= 4 {
+            entry.value.withBytes { append($0) }
+            for _ in entry.value.count..<4 { append8(0) }
+        } else {
+            append32(UInt32(truncatingIfNeeded: dataOffset))
+            dataOffset += entry.value.count + entry.value.count % 2
+        }
+    }
+
+    /// A pointer entry (one LONG) whose value is patched later.
+    private mutating func appendPointer(_ tag: UInt16) {
+        append16(tag)
+        append16(TIFFType.long.rawValue)
+        append32(1)
+        append32(0)
+    }
+
+    /// An entry's value when it is out of line, padded to an even length.
+    private mutating func appendValue(_ entry: TIFFEntry) {
+        guard entry.value.count > 4 else { return }
+        entry.value.withBytes { append($0) }
+        if entry.value.count % 2 == 1 { append8(0) }
     }
 
     /// Sets the value of pointer entry `tag` in the IFD at `ifd`.
@@ -352,14 +606,14 @@ private struct IFDWriter {
         let tagBytes = bigEndian ? (high, low) : (low, high)
         let count = Int(
             bigEndian
-                ? UInt16(bytes[start]) << 8 | UInt16(bytes[start + 1])
-                : UInt16(bytes[start + 1]) << 8 | UInt16(bytes[start]))
+                ? UInt16(memory[start]) << 8 | UInt16(memory[start + 1])
+                : UInt16(memory[start + 1]) << 8 | UInt16(memory[start]))
         for index in 0..<count {
             let at = start + 2 + 12 * index
-            guard bytes[at] == tagBytes.0, bytes[at + 1] == tagBytes.1 else { continue }
+            guard memory[at] == tagBytes.0, memory[at + 1] == tagBytes.1 else { continue }
             for byte in 0..<4 {
                 let shift = UInt32(bigEndian ? 24 - 8 * byte : 8 * byte)
-                bytes[at + 8 + byte] = UInt8(truncatingIfNeeded: value >> shift)
+                memory[at + 8 + byte] = UInt8(truncatingIfNeeded: value >> shift)
             }
         }
     }

@@ -55,9 +55,35 @@ public struct CivilDateTime: Hashable, Sendable, Comparable, CustomStringConvert
 
     /// ISO 8601 without an offset: `2019-07-01T14:34:56`.
     public var description: String {
-        let pad = zeroPadded
-        return "\(GregorianCalendar.paddedYear(year))-\(pad(month, 2))-\(pad(day, 2))T"
-            + "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        let twoDigits = 0...99
+        guard (0...9999).contains(year), twoDigits.contains(month), twoDigits.contains(day),
+            twoDigits.contains(hour), twoDigits.contains(minute), twoDigits.contains(second)
+        else {
+            let pad = zeroPadded
+            return "\(GregorianCalendar.paddedYear(year))-\(pad(month, 2))-\(pad(day, 2))T"
+                + "\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
+        }
+        // The same text written digit by digit into the string's storage: a photo's capture
+        // time prints two of these, and the interpolation of padded numbers made a dozen strings.
+        return String(unsafeUninitializedCapacity: 19) { text in
+            func put(_ value: Int, at index: Int) {
+                text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+                text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+            }
+            put(year / 100, at: 0)
+            put(year % 100, at: 2)
+            text[4] = UInt8(ascii: "-")
+            put(month, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(hour, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(minute, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(second, at: 17)
+            return 19
+        }
     }
 
     /// Whether `lhs` is earlier on the clock than `rhs`.

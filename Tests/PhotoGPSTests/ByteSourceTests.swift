@@ -35,6 +35,25 @@ import Testing
         #expect(source.count > 4 << 20)
     }
 
+    /// The first 64 bytes are read once, to identify the container, and the marker segments
+    /// among them are found there: a JPEG whose EXIF segment starts in them (as a camera's
+    /// does) costs two reads of the file, its head and the EXIF block; one with APP7, APP8 and
+    /// APP9 first, a third for the EXIF segment's header at byte 74.
+    @Test(arguments: [("ne-little-endian.jpg", 2), ("app7-before-app1.jpg", 3)])
+    func aJPEGsFirstSegmentsAreReadWithItsHead(photo: String, reads: Int) throws {
+        let source = try FileSource(path: Fixtures.photo(photo))
+        let reading = GPSReader().read(source: source)
+        #expect(reading.status == .located)
+        #expect(source.fileReads == reads)
+        // Read again at other offsets, the head is the file's.
+        let file = try readWholeFile(Fixtures.photo(photo))
+        for (offset, length) in [(0, 64), (2, 4), (60, 4), (61, 4), (63, 1), (64, 4)] {
+            #expect(
+                try source.withBytes(at: offset, length: length) { Array($0) } == Array(file[offset..<offset + length]))
+        }
+        #expect(source.fileReads == reads + 2)  // (61, 4) and (64, 4) reach past the head
+    }
+
     /// `withBytes` hands over exactly what `bytes(at:length:)` returns, from a file (a stack
     /// buffer up to 64 bytes, an array past that) and from memory (the stored bytes in place),
     /// and a file counts the bytes read and how far they reach as `bytes(at:length:)` does.

@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import Testing
 
 @testable import PhotoGPS
@@ -59,5 +60,36 @@ import Testing
         #expect(noon.description == "0001-12-31T23:59:59.999999999Z")
         let plain = try #require(GPSTimestamp(year: 2019, month: 7, day: 1, nanosecondOfDay: 45_296_240_000_000))
         #expect(plain.description == "2019-07-01T12:34:56.24Z")
+    }
+
+    @Test(
+        arguments: [
+            (9999, 1, 9, 0 as Int64, "9999-01-09T00:00:00Z"),
+            (2020, 10, 10, 3_600_005_000_000, "2020-10-10T01:00:00.005Z"),
+            (812, 3, 4, 59_000_000_001, "0812-03-04T00:00:59.000000001Z"),
+            (2000, 2, 29, 86_399_100_000_000, "2000-02-29T23:59:59.1Z"),
+        ])
+    func timestampsKeepLeadingZerosAndDropTrailingOnes(
+        year: Int, month: Int, day: Int, nanosecondOfDay: Int64, text: String
+    ) throws {
+        let timestamp = try #require(
+            GPSTimestamp(year: year, month: month, day: day, nanosecondOfDay: nanosecondOfDay))
+        #expect(timestamp.description == text)
+    }
+
+    @Test(
+        arguments: [
+            (0, 1), (0, 4), (7, 3), (123, 2), (2019, 4), (99_999, 4), (100_000_000, 9), (1_000_000_000_000_000_000, 1),
+            (Int.max, 2),
+        ])
+    func decimalDigitsPadNumbersAsZeroPaddedDoes(value: Int, width: Int) {
+        let written = String(unsafeUninitializedCapacity: 32) { buffer in
+            var digits = DecimalDigits(buffer)
+            digits.write(UInt8(ascii: "<"))
+            digits.write(value, width: width)
+            digits.write(UInt8(ascii: ">"))
+            return digits.count
+        }
+        #expect(written == "<" + zeroPadded(value, width) + ">")
     }
 }

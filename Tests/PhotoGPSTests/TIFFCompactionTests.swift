@@ -269,4 +269,67 @@ final class RecordingSource: ByteSource {
         #expect(makeOffset % 2 == 0 && modelOffset == makeOffset + 6)
         #expect(try reader.readIFD(at: reader.firstIFD)?.map(\.value) == entries.map(\.value))
     }
+
+    @Test(arguments: [false, true])
+    func entriesAreWrittenByTagAndRepeatedTagsInTheOrderRead(bigEndian: Bool) throws {
+        let tiff = TIFFBytes(bigEndian: bigEndian)
+        func ascii(_ tag: UInt16, _ text: String) -> TIFFEntry {
+            let bytes = Array(text.utf8) + [0]
+            return TIFFEntry(
+                tag: tag, type: TIFFType.ascii.rawValue, count: UInt32(bytes.count), value: EntryBytes(bytes))
+        }
+        let ifd0 = [
+            ascii(ExifTag.model, "Model 1"), ascii(0x0131, "Software"), ascii(ExifTag.make, "Make"),
+            ascii(ExifTag.model, "Model 2"),
+        ]
+        let exif = [ascii(ExifTag.subSecTimeOriginal, "24"), ascii(ExifTag.dateTimeOriginal, "2020:01:02 03:04:05")]
+        let latitude = TIFFEntry(
+            tag: GPSTag.latitude, type: TIFFType.rational.rawValue, count: 3,
+            value: EntryBytes(tiff.components(.long, [1, 1, 2, 1, 3, 1])))
+        let tooLarge = TIFFEntry(
+            tag: GPSTag.mapDatum, type: TIFFType.undefined.rawValue, count: 1025,
+            value: EntryBytes([UInt8](repeating: 0x41, count: 1025)))
+        let gps = [
+            latitude, ascii(GPSTag.latitudeRef, "N"), tooLarge, ascii(GPSTag.latitudeRef, "S"),
+            ascii(GPSTag.mapDatum, "WGS-84"),
+        ]
+        let compact = CompactTIFF.build(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: .entries(gps))
+        let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
+        let readIFD0 = try #require(try reader.readIFD(at: reader.firstIFD))
+        #expect(
+            readIFD0.map(\.tag) == [
+                ExifTag.make, ExifTag.model, ExifTag.model, ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer,
+            ])
+        #expect(readIFD0[1].value == ifd0[0].value && readIFD0[2].value == ifd0[3].value)
+        let exifOffset = try #require(reader.pointer(ExifTag.exifIFDPointer, in: readIFD0))
+        let readExif = try #require(try reader.readIFD(at: exifOffset))
+        #expect(readExif.map(\.value) == [exif[1].value, exif[0].value])
+        let gpsOffset = try #require(reader.pointer(ExifTag.gpsIFDPointer, in: readIFD0))
+        let readGPS = try #require(try reader.readIFD(at: gpsOffset))
+        #expect(readGPS.map(\.tag) == [GPSTag.latitudeRef, GPSTag.latitudeRef, GPSTag.latitude, GPSTag.mapDatum])
+        #expect(readGPS.map(\.value) == [gps[1].value, gps[3].value, gps[0].value, gps[4].value])
+        // The block in temporary memory is the same as the array.
+        let parts = CompactTIFF.Parts(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: .entries(gps))
+        #expect(parts.withBlock { Array($0) } == compact)
+    }
+
+    // MARK: TagSet
+
+    @Test func aTagSetHoldsLowTagsAsBitsAndOthersInOrder() {
+        var tags: TagSet = [0x9291, 5, 0x0110, 63, 0, 0x8825, 64, 0x0110]
+        #expect(tags.count == 7)
+        for tag: UInt16 in [0, 5, 63, 64, 0x0110, 0x8825, 0x9291] { #expect(tags.contains(tag)) }
+        for tag: UInt16 in [1, 62, 65, 0x010F, 0x9290, 0xFFFF] { #expect(!tags.contains(tag)) }
+        var visited: [UInt16] = []
+        tags.forEachAscending { visited.append($0) }
+        #expect(visited == [0, 5, 63, 64, 0x0110, 0x8825, 0x9291])
+        tags.insert(0x0100)
+        let union = tags.union([1, 0x0100, 0xFFFF])
+        visited = []
+        union.forEachAscending { visited.append($0) }
+        #expect(visited == [0, 1, 5, 63, 64, 0x0100, 0x0110, 0x8825, 0x9291, 0xFFFF])
+        #expect(union == [0xFFFF, 0x9291, 0x8825, 0x0110, 0x0100, 64, 63, 5, 1, 0])
+        #expect(union != tags)
+        #expect(TagSet().isEmpty && !tags.isEmpty)
+    }
 }

@@ -182,6 +182,17 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
         #expect(civil(2020, 2, 29).isValid)
     }
 
+    @Test(
+        arguments: [
+            (civil(0, 1, 2, 3, 4, 5), "0000-01-02T03:04:05"), (civil(812, 3, 4, 5, 6, 7), "0812-03-04T05:06:07"),
+            (civil(9999, 12, 31, 23, 59, 59), "9999-12-31T23:59:59"), (civil(10000, 1, 1), "10000-01-01T00:00:00"),
+            (civil(-1, 12, 31, 23, 59, 60), "-0001-12-31T23:59:60"), (civil(2020, 123, 1), "2020-123-01T00:00:00"),
+            (civil(2020, 1, 1, 0, 0, -1), "2020-01-01T00:00:-1"),
+        ])
+    func civilTimesPrintEveryFieldZeroPadded(time: CivilDateTime, text: String) {
+        #expect(time.description == text)
+    }
+
     @Test(arguments: [
         ("CET-1CEST,M3.5.0,M10.5.0/3", true),
         ("<+0545>-5:45", true),

@@ -85,7 +85,10 @@ extension Context {
         /// Writes a batch of records, in order, with their diagnostics; called by the pipeline.
         func deliver(_ batch: [Processed]) {
             state.withLock { state in
-                for processed in batch { deliver(processed, &state) }
+                // Through the array's buffer: each record is read where it lies, not copied out.
+                batch.withUnsafeBufferPointer { batch in
+                    for index in batch.indices { deliver(batch[index], &state) }
+                }
                 // NDJSON goes out as soon as a batch is ready: one write per batch, not per line;
                 // so do records on the terminal that shows the bar, before it is drawn again.
                 if output.format == .ndjson || sharesTerminal, !summaryOnly { state.context.output.flush() }
@@ -102,7 +105,14 @@ extension Context {
                 state.progress.advance()
                 return state.summary.addNotAPhoto()
             }
-            let record = processed.record
+            deliver(processed.record, rendered: processed.rendered, point: processed.point, &state)
+        }
+
+        /// ``deliver(_:_:)`` of a photo's record, given as the parts of what the worker handed
+        /// back: read where they lie, not copied out of it.
+        private func deliver(
+            _ record: PhotoRecord, rendered: RecordFormatter.Rendered?, point: MapPoint?, _ state: inout State
+        ) {
             // The map's title counts every file read, also those a filter leaves out.
             if output.format.isMap { state.map.records += 1 }
             switch record.reading.status {
@@ -110,7 +120,7 @@ extension Context {
             case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
             case .error: state.outcome.sawError = true
             }
-            let printed = processed.rendered != nil && !summaryOnly
+            let printed = rendered != nil && !summaryOnly
             if !output.quiet {
                 if let error = record.reading.error {
                     // On a terminal that shows both streams, the error record already says it.
@@ -127,12 +137,14 @@ extension Context {
                     }
                 }
             }
-            if let rendered = processed.rendered {
-                state.summary.add(record)
-                if output.format.isMap, let point = processed.point { state.map.points.append(point) }
+            if let rendered {
+                // Counting takes the place's strings and a few dictionary updates per record,
+                // under the lock: only when a summary will be written.
+                if output.summary { state.summary.add(record) }
+                if output.format.isMap, let point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
-                    state.context.output.write(state.emitter.emit(rendered))
+                    state.emitter.emit(rendered, to: state.context.output)
                 }
             }
             state.progress.advance()

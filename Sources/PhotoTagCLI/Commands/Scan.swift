@@ -84,8 +84,9 @@ extension Context {
     /// One thing the walk hands to the workers.
     enum ScanItem: Sendable {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
-        /// which is not a photo at all is skipped quietly.
-        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [])
+        /// which is not a photo at all is skipped quietly; `regular` when the folder's listing
+        /// shows it to be a regular file (see ``HeadPrefetch/openHead(_:regular:)``).
+        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [], regular: Bool = false)
         /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
         case sidecar([UInt8], given: Bool)
         case unreadable([UInt8], errno: Int32)
@@ -118,7 +119,9 @@ extension Context {
         let cpu = CPUSlots(count: processorCount(), threads: readers)
         let gate = WorkerGate(reserved: readers - processorCount())
         @Sendable func process(_ batch: [ScanItem]) -> [Processed] {
-            guard readsAhead else { return batch.map { compute($0, reading: nil) } }
+            // One buffer renders the batch's records.
+            let scratch = ByteBuffer(capacity: 1024)
+            guard readsAhead else { return batch.map { compute($0, reading: nil, scratch: scratch) } }
             var processed: [Processed] = []
             processed.reserveCapacity(batch.count)
             var start = 0
@@ -128,9 +131,9 @@ extension Context {
                     var slow = 0
                     for (slot, item) in zip(opened.indices, group) {
                         opened[slot] = -1
-                        guard case .file(let path, _, _) = item else { continue }
+                        guard case .file(let path, _, _, let regular) = item else { continue }
                         let began = HeadPrefetch.now()
-                        opened[slot] = HeadPrefetch.openHead(path) ?? -1
+                        opened[slot] = HeadPrefetch.openHead(path, regular: regular) ?? -1
                         if HeadPrefetch.now() - began > HeadPrefetch.slowOpen { slow += 1 }
                     }
                     // Half the group or more: the storage, not a thread that lost its core.
@@ -138,7 +141,7 @@ extension Context {
                     cpu.run {
                         for (slot, item) in zip(opened.indices, group) {
                             let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil
-                            processed.append(compute(item, reading: reading))
+                            processed.append(compute(item, reading: reading, scratch: scratch))
                         }
                     }
                     for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
@@ -147,15 +150,21 @@ extension Context {
             }
             return processed
         }
-        /// The record of `item`; `reading` is its file's when already read.
-        @Sendable func compute(_ item: ScanItem, reading: GPSReading?) -> Processed {
+        /// The record of `item`; `reading` is its file's when already read. `scratch` is the
+        /// buffer the record is rendered in.
+        @Sendable func compute(_ item: ScanItem, reading: GPSReading?, scratch: ByteBuffer) -> Processed {
             var record: PhotoRecord
             switch item {
-            case .file(let path, let sniffed, let sidecars):
-                record = SidecarMerge.record(
-                    file: String(decoding: path, as: UTF8.self),
-                    reading: reading ?? GPSReader().read(fileAtPath: path),
-                    sidecars: sidecars, preferSidecar: options.selection.preferSidecar)
+            case .file(let path, let sniffed, let sidecars, _):
+                let file = String(decoding: path, as: UTF8.self)
+                let embedded = reading ?? GPSReader().read(fileAtPath: path)
+                // Without sidecars the reading is the record's as it is (moved in, not copied).
+                record =
+                    sidecars.isEmpty
+                    ? PhotoRecord(file: file, reading: embedded)
+                    : SidecarMerge.record(
+                        file: file, reading: embedded, sidecars: sidecars,
+                        preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
@@ -178,11 +187,13 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            var processed = Processed(record: record, rendered: formatter.render(.photo(record)))
+            // Rendered from the record where it lies in what is handed back (no copy of it).
+            var processed = Processed(record: record, rendered: nil)
+            processed.rendered = formatter.render(photo: processed.record, scratch: scratch)
             if formatter.format.isMap {
                 switch item {
-                case .file(let path, _, _), .sidecar(let path, _), .unreadable(let path, _):
-                    processed.point = MapOutput.point(record, path: path)
+                case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _):
+                    processed.point = MapOutput.point(processed.record, path: path)
                 }
             }
             return processed
@@ -222,6 +233,9 @@ extension Context {
                 case .file(let path):
                     found += 1
                     batch.append(.file(path, sniffed: false))
+                case .regular(let path):
+                    found += 1
+                    batch.append(.file(path, sniffed: false, regular: true))
                 case .paired(let path, let sidecars):
                     found += 1
                     batch.append(.file(path, sniffed: false, sidecars: sidecars))

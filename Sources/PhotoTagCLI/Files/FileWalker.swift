@@ -19,12 +19,25 @@ enum PhotoFiles {
         "mov", "mp4", "m4v", "3gp",  // QuickTime, MP4 and 3GP videos
     ]
 
+    /// ``extensions``, each packed as ``packed(_:)`` packs a name's: compared without a string.
+    private static let packedExtensions: [UInt64] = extensions.map { packed(Array($0.utf8)[...]) }
+
+    /// The bytes of an extension of at most 5 bytes, ASCII letters lowercased, one byte each in
+    /// an integer.
+    private static func packed(_ suffix: ArraySlice<UInt8>) -> UInt64 {
+        var packed: UInt64 = 0
+        for byte in suffix { packed = packed << 8 | UInt64(byte | (0x41...0x5A ~= byte ? 0x20 : 0)) }
+        return packed
+    }
+
     /// Whether a file name (bytes) ends in one of ``extensions``, ignoring case.
     static func hasPhotoExtension(_ name: ArraySlice<UInt8>) -> Bool {
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot < name.endIndex - 1 else { return false }
         let suffix = name[(dot + 1)...]
         guard suffix.count <= 5 else { return false }
-        return extensions.contains(String(decoding: suffix.map { $0 | (0x41...0x5A ~= $0 ? 0x20 : 0) }, as: UTF8.self))
+        // No extension has a zero byte, so packing (which drops leading zeros) confuses none.
+        guard !suffix.contains(0) else { return false }
+        return packedExtensions.contains(packed(suffix))
     }
 }
 
@@ -40,6 +53,9 @@ struct FileWalker {
     enum Found {
         /// A file to read.
         case file([UInt8])
+        /// A file to read that the folder's listing shows to be a regular file (not a FIFO or a
+        /// device, which must never be opened): it can be opened without a `stat(2)` first.
+        case regular([UInt8])
         /// A photo to read with its sidecars (see ``SidecarPairing``), full paths.
         case paired([UInt8], sidecars: [[UInt8]])
         /// A sidecar file that belongs to no photo of its folder: read alone.
@@ -184,7 +200,7 @@ struct FileWalker {
             case .file:
                 if photoName {
                     let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
-                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .file(path)) { return }
+                    if !yield(found.map { .paired(path, sidecars: $0) } ?? .regular(path)) { return }
                 } else if Sidecar.kind(ofName: entry.name) != nil {
                     if !stack[top].claimed.contains(entry.name), !yield(.sidecar(path)) { return }
                 } else if allFiles, !yield(.candidate(path)) {
@@ -206,6 +222,20 @@ struct FileWalker {
         var sortKey: [UInt8] {
             if case .folder = kind { return name + [UInt8(ascii: "/")] }
             return name
+        }
+
+        /// Whether `a`'s ``sortKey`` comes before `b`'s in byte order. Names that differ within
+        /// the shorter one's length (nearly all of a folder's) are told apart by `memcmp` on
+        /// the names themselves, without making the keys.
+        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+            let common = min(a.name.count, b.name.count)
+            let order = a.name.withUnsafeBytes { left in
+                b.name.withUnsafeBytes { right in
+                    common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                }
+            }
+            if order != 0 { return order < 0 }
+            return a.sortKey.lexicographicallyPrecedes(b.sortKey)
         }
     }
 
@@ -270,8 +300,11 @@ struct FileWalker {
             }
             entries.append(Entry(name: name, kind: kind))
         }
-        entries.sort { $0.sortKey.lexicographicallyPrecedes($1.sortKey) }
-        return .success(entries)
+        // Sorted by position, then put in that order: the sort moves integers, not entries.
+        let order = entries.withUnsafeBufferPointer { entries in
+            entries.indices.sorted { Entry.precedes(entries[$0], entries[$1]) }
+        }
+        return .success(order.map { entries[$0] })
     }
 
     private struct WalkError: Error { var code: Int32 }

@@ -36,15 +36,23 @@ enum HeadPrefetch {
     /// `path` opened for reading, with its first ``headBytes`` asked of the storage (not waited
     /// for); `nil` for anything but a regular file that opens (the reader then opens it by its
     /// path and reports what is wrong just as it always has).
-    static func openHead(_ path: [UInt8]) -> Int32? {
+    ///
+    /// With `regular`, the folder's listing has shown the path to be a regular file, and it is
+    /// opened without a `stat(2)` first (one path lookup instead of two); the reader's
+    /// `fstat(2)` of the descriptor still checks what was opened, as it does after a `stat`.
+    static func openHead(_ path: [UInt8], regular: Bool = false) -> Int32? {
         guard !path.contains(0) else { return nil }
         return withCPath(path) { cPath -> Int32? in
-            var info = stat()
-            // Never a FIFO or a device: opening one could block, or have side effects.
-            guard stat(cPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+            var wanted = headBytes
+            if !regular {
+                var info = stat()
+                // Never a FIFO or a device: opening one could block, or have side effects.
+                guard stat(cPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+                wanted = min(Int(info.st_size), headBytes)
+            }
             let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { return nil }
-            let wanted = min(Int(info.st_size), headBytes)
+            // Past the end of a smaller file, the advice has nothing to read.
             #if canImport(Glibc)
                 if wanted > 0 { _ = posix_fadvise(descriptor, 0, off_t(wanted), POSIX_FADV_WILLNEED) }
             #endif

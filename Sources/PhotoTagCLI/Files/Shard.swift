@@ -68,7 +68,7 @@ extension FileWalker.Found {
     /// The path of what was found.
     var path: [UInt8] {
         switch self {
-        case .file(let path), .paired(let path, _), .sidecar(let path), .candidate(let path),
+        case .file(let path), .regular(let path), .paired(let path, _), .sidecar(let path), .candidate(let path),
             .unreadable(let path, _), .skipped(let path, _):
             return path
         }

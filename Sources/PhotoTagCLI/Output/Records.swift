@@ -98,6 +98,7 @@ extension PhotoRecord {
     /// Writes the record as one JSON object with the fixed keys, in the order README.md's
     /// "Output" section lists them (`nearby` only with `--nearest`).
     func write(to json: inout JSONWriter, nearby: Bool) {
+        if !json.pretty, json.atTop { return writeCompact(to: &json, nearby: nearby) }
         json.beginObject()
         json.key("file")
         json.string(file)
@@ -173,6 +174,118 @@ extension PhotoRecord {
         json.key("error")
         json.string(reading.error?.description)
         json.endObject()
+    }
+}
+
+extension PhotoRecord {
+    /// ``write(to:nearby:)`` on one line, as a value of its own (NDJSON): the same text, its keys
+    /// written as literals with their punctuation, in three pieces with one capacity check each
+    /// (before the place, the place, after it). Nothing is open around it, so the pieces need no
+    /// separators from the writer.
+    private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        let fix = reading.fix
+        let timestamp = fix?.timestamp?.description
+        // The keys and punctuation of the first piece take under 200 bytes.
+        var room = 256 + JSONCursor.room(file) + JSONCursor.room(sidecar) + JSONCursor.room(reading.status.rawValue)
+        if let fix {
+            room += 6 * JSONCursor.numberRoom + JSONCursor.room(timestamp)
+            room += JSONCursor.room(fix.directionReference?.rawValue) + JSONCursor.room(fix.mapDatum)
+            room += JSONCursor.room(fix.source.rawValue)
+        }
+        json.piece(atMost: room) { out in
+            out.raw("{\"file\":")
+            out.string(file)
+            out.raw(",\"sidecar\":")
+            out.string(sidecar)
+            out.raw(",\"status\":")
+            out.string(reading.status.rawValue)
+            out.raw(",\"gps\":")
+            if let fix {
+                out.raw("{\"latitude\":")
+                out.number(fix.latitude)
+                out.raw(",\"longitude\":")
+                out.number(fix.longitude)
+                out.raw(",\"altitude\":")
+                out.number(fix.altitude)
+                out.raw(",\"timestamp\":")
+                out.string(timestamp)
+                out.raw(",\"direction\":")
+                out.number(fix.direction)
+                out.raw(",\"directionRef\":")
+                out.string(fix.directionReference?.rawValue)
+                out.raw(",\"speed\":")
+                out.number(fix.speed)
+                out.raw(",\"horizontalError\":")
+                out.number(fix.horizontalError)
+                out.raw(",\"datum\":")
+                out.string(fix.mapDatum)
+                out.raw(",\"source\":")
+                out.string(fix.source.rawValue)
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
+            out.raw(",\"place\":")
+        }
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        let camera = reading.camera
+        let error = reading.error?.description
+        // Most records have no warning: then no list of them is made.
+        let hasWarnings =
+            !reading.warnings.isEmpty || !sidecarWarnings.isEmpty || place.location?.atSea == true
+            || time?.warnings.isEmpty == false
+        let warnings = hasWarnings ? self.warnings : []
+        // The keys and punctuation of the last piece take under 200 bytes.
+        room = 256 + JSONCursor.room(error)
+        if let camera {
+            room += JSONCursor.room(camera.make) + JSONCursor.room(camera.model)
+            room += JSONCursor.room(camera.dateTimeOriginal) + JSONCursor.room(camera.offsetTimeOriginal)
+        }
+        if let time {
+            room += JSONCursor.room(time.utc) + JSONCursor.room(time.local)
+            room += JSONCursor.room(time.offsetSource?.rawValue)
+        }
+        for warning in warnings { room += 1 + JSONCursor.room(warning) }
+        json.piece(atMost: room) { out in
+            out.raw(",\"camera\":")
+            if let camera {
+                out.raw("{\"make\":")
+                out.string(camera.make)
+                out.raw(",\"model\":")
+                out.string(camera.model)
+                out.raw(",\"dateTimeOriginal\":")
+                out.string(camera.dateTimeOriginal)
+                out.raw(",\"offsetTimeOriginal\":")
+                out.string(camera.offsetTimeOriginal)
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
+            out.raw(",\"time\":")
+            if let time {
+                out.raw("{\"utc\":")
+                out.string(time.utc)
+                out.raw(",\"local\":")
+                out.string(time.local)
+                out.raw(",\"offsetSource\":")
+                out.string(time.offsetSource?.rawValue)
+                out.raw("}")
+            } else {
+                out.raw("null")
+            }
+            out.raw(",\"warnings\":[")
+            for (index, warning) in warnings.enumerated() {
+                if index > 0 { out.raw(",") }
+                out.string(warning)
+            }
+            out.raw("],\"error\":")
+            out.string(error)
+            out.raw("}")
+        }
     }
 }
 

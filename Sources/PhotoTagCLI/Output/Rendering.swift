@@ -40,10 +40,27 @@ struct RecordFormatter: Sendable {
     }
 
     func render(_ record: Record) -> Rendered {
+        render(record, scratch: nil)
+    }
+
+    /// ``render(_:scratch:)`` of a photo's record: JSON and NDJSON are written from the record
+    /// itself, without the copy of it that a ``Record`` holds.
+    func render(photo record: PhotoRecord, scratch: ByteBuffer) -> Rendered {
+        guard format == .json || format == .ndjson else { return render(.photo(record), scratch: scratch) }
+        scratch.removeAll()
+        var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0, into: scratch)
+        record.write(to: &json, nearby: nearby)
+        return Rendered(bytes: scratch.bytes)
+    }
+
+    /// ``render(_:)``, writing into `scratch` (emptied first) rather than a buffer of its own:
+    /// a worker renders a batch of records through one buffer.
+    func render(_ record: Record, scratch: ByteBuffer?) -> Rendered {
         guard format != .text else { return renderText(record) }
         // A map is drawn from every record at the end (``MapOutput``), not written per record.
         guard !format.isMap else { return Rendered(bytes: []) }
-        let out = ByteBuffer(capacity: 1024)
+        let out = scratch ?? ByteBuffer(capacity: 1024)
+        out.removeAll()
         writeBody(record, to: out)
         return Rendered(bytes: out.bytes)
     }
@@ -246,6 +263,24 @@ struct RecordEmitter {
     /// The file column's width for these names, as text shows them, capped.
     static func columnWidth(forFiles names: [String]) -> Int {
         min(names.map { displayWidth(quotedForTerminal($0)) }.max() ?? 0, maximumColumnWidth)
+    }
+
+    /// Writes a rendered record to `sink`: the bytes ``emit(_:)`` returns, but for the formats
+    /// that only add a separator or a newline, written from the rendered bytes as they are
+    /// rather than copied into one array first.
+    mutating func emit(_ rendered: RecordFormatter.Rendered, to sink: OutputSink) {
+        switch formatter.format {
+        case .ndjson:
+            sink.write(rendered.bytes)
+            withUnsafeBytes(of: UInt8(0x0A)) { sink.write($0) }
+            count += 1
+        case .json, .geojson, .csv:
+            sink.write(formatter.separator(at: count))
+            sink.write(rendered.bytes)
+            count += 1
+        case .text, .svg, .html:
+            sink.write(emit(rendered))
+        }
     }
 
     mutating func emit(_ rendered: RecordFormatter.Rendered) -> [UInt8] {

@@ -77,6 +77,94 @@ import Testing
         #expect(stderr.components(separatedBy: "already scanned").count == 2)
     }
 
+    /// Only what the listing shows to be a regular file (or a link to one) is found as
+    /// `.regular`, which the scan opens without a `stat(2)` first; a FIFO named like a photo
+    /// stays a `.file`, checked before it could be opened.
+    @Test func onlyRegularFilesAreFoundAsRegular() throws {
+        let root = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var walker = FileWalker(hidden: false, allFiles: false)
+        var found: [String: String] = [:]
+        walker.walk(Array(root.utf8)) { item in
+            let name = String(decoding: item.path, as: UTF8.self).replacingOccurrences(of: root + "/", with: "")
+            switch item {
+            case .regular: found[name] = "regular"
+            case .file: found[name] = "file"
+            case .unreadable: found[name] = "unreadable"
+            default: found[name] = "other"
+            }
+            return true
+        }
+        #expect(found["a/x.jpg"] == "regular" && found["UPPER.JPEG"] == "regular")
+        #expect(found["link.jpg"] == "regular")  // a link to a photo, followed
+        #expect(found["pipe.jpg"] == "file")
+        #expect(found["dangling.jpg"] == "unreadable")
+        // Given by path, a file is not typed by a listing.
+        var given: [String] = []
+        walker.walk(Array((root + "/a/x.jpg").utf8)) { item in
+            if case .file = item { given.append("file") }
+            return true
+        }
+        #expect(given == ["file"])
+    }
+
+    /// One worker renders a batch's records through one buffer: a shorter record after a longer
+    /// one is exactly what it is alone, in every format that renders into it.
+    @Test(arguments: ["ndjson", "json", "csv", "geojson"])
+    func aRecordAfterALongerOneOnTheSameWorkerIsItsOwn(format: String) throws {
+        let root = NSTemporaryDirectory() + "phototag-reuse-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // In one folder, so that the walk hands both to the worker in one batch, the long one first.
+        let long = root + "/a-" + String(repeating: "long-name-", count: 20) + ".jpg", short = root + "/b.jpg"
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
+            .write(to: URL(fileURLWithPath: long))
+        try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg"))).write(to: URL(fileURLWithPath: short))
+        func scan(_ paths: [String]) throws -> String {
+            let arguments =
+                ["scan", "--jobs", "1", "--format", format, "--places", Fixtures.places]
+                + (format == "geojson" ? ["--all-records"] : [])
+            return try Binary.run(arguments + paths, directory: root).text
+        }
+        let both = try scan([root])
+        let alone = try scan([short])
+        let longAlone = try scan([long])
+        #expect(both.count > alone.count + longAlone.count / 2)
+        switch format {
+        case "ndjson":
+            #expect(both == longAlone + alone)
+        case "csv":
+            let lastRow = { (text: String) in text.components(separatedBy: "\r\n").last { !$0.isEmpty } }
+            #expect(lastRow(both) == lastRow(alone))
+        default:
+            // The short record, decoded, is the same as the one of its own run.
+            func last(_ text: String) throws -> NSDictionary? {
+                let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+                let list = (value as? [Any]) ?? ((value as? [String: Any])?["features"] as? [Any])
+                return list?.last as? NSDictionary
+            }
+            let expected = try #require(try last(alone))
+            #expect(try last(both) == expected)
+        }
+    }
+
+    @Test func namesSortByTheirBytesAndFoldersAsIfTheyEndedInASlash() throws {
+        let root = NSTemporaryDirectory() + "phototag-order-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let photo = try Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("no-exif.jpg")))
+        try FileManager.default.createDirectory(atPath: root + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/b", withIntermediateDirectories: true)
+        // `-` (2D) < `.` (2E) < `/` (2F) < `0` (30); a name before the longer one it starts.
+        let names = ["b/y.jpg", "a0.jpg", "a.jpg.jpg", "b.jpg", "a/z.jpg", "a-b.jpg", "b-c.jpg", "a.jpg", "B.jpg"]
+        for name in names { try photo.write(to: URL(fileURLWithPath: root + "/" + name)) }
+        let result = try Binary.run(["scan", "--no-place", "--format", "ndjson", "."], directory: root)
+        #expect(
+            try Self.records(result.output).map { $0["file"] as! String } == [
+                "./B.jpg", "./a-b.jpg", "./a.jpg", "./a.jpg.jpg", "./a/z.jpg", "./a0.jpg", "./b-c.jpg", "./b.jpg",
+                "./b/y.jpg",
+            ])
+    }
+
     @Test func hiddenAndAllFilesWidenTheScan() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -57,6 +57,28 @@ import Testing
         }
     }
 
+    // MARK: Names
+
+    @Test func photoExtensionsAndSidecarKindsIgnoreCaseAndNothingElse() {
+        func photo(_ name: String) -> Bool { PhotoFiles.hasPhotoExtension(Array(name.utf8)[...]) }
+        for name in ["a.jpg", "B.JPG", "c.JpEg", "d.tiff", "e.3gp", "f.x.HEIC", ".png"] {
+            #expect(photo(name), "\(name)")
+        }
+        for name in ["a.jpgx", "b.jp", "c.", "jpg", "d.jpg.txt", "e.ｊpg", "f.tiffff", "g.j\u{0}pg"] {
+            #expect(!photo(name), "\(name)")
+        }
+        #expect(!PhotoFiles.hasPhotoExtension([0x61, 0x2E, 0, 0x6A, 0x70, 0x67][...]))  // a NUL before jpg
+        for name in ["a.xmp", "B.XMP", "c.jpg.Xmp", ".xmp", "x.xmp"] {
+            #expect(Sidecar.kind(ofName: Array(name.utf8)) == .xmp)
+        }
+        for name in ["a.json", "B.JSON", "c.jpg.supplemental-metadata.Json", ".json"] {
+            #expect(Sidecar.kind(ofName: Array(name.utf8)) == .takeout)
+        }
+        for name in ["a.xmpp", "xmp", "a.jso", "ajson", "a.json ", "a.jpg", "", "p"] {
+            #expect(Sidecar.kind(ofName: Array(name.utf8)) == nil, "\(name)")
+        }
+    }
+
     // MARK: --all-files (defect 5)
 
     @Test func allFilesSkipsWhatIsNotAPhotoAndKeepsThePhotoItCannotRead() throws {

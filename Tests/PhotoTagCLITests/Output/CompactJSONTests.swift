@@ -66,6 +66,30 @@ import Testing
         #expect("[" + lines.joined(separator: ",") + "]" == Self.minified(run("json")))
     }
 
+    /// Photo records take their own one-line path (``PhotoRecord/write(to:nearby:)``): every
+    /// fixture (positions, camera and capture times, warnings of every source, sidecars, errors)
+    /// and, when present, the shared corpus, with and without `nearby`.
+    @Test(arguments: [["--places", Fixtures.places], ["--nearest", "2"], ["--no-place"]])
+    func ndjsonPhotoRecordsAreTheJSONRecordsOnOneLine(_ options: [String]) throws {
+        var roots = [Fixtures.root + "/photos", Fixtures.root + "/sidecars", Fixtures.root + "/videos"]
+        if FileManager.default.fileExists(atPath: SharedData.path("corpus/dev")) {
+            roots.append(SharedData.path("corpus/dev"))
+        }
+        func run(_ format: String) -> String {
+            let output = MemorySink(), errors = MemorySink()
+            _ = PhotoTag.run(
+                ["scan", "--format", format] + options + roots, input: MemoryInput(""),
+                output: output, errors: errors)
+            return output.text
+        }
+        let ndjson = run("ndjson")
+        let lines = ndjson.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count > 100)
+        #expect(lines.contains { $0.contains("\"warnings\":[\"") })
+        #expect(lines.contains { $0.contains("\"sidecar\":\"") })
+        #expect("[" + lines.joined(separator: ",") + "]" == Self.minified(run("json")))
+    }
+
     /// Strings with every byte JSON escapes, at every position of an eight-byte word.
     @Test func cursorEscapesAsTheByteByByteEscapeDoes() {
         var random = SeededGenerator(state: 15)

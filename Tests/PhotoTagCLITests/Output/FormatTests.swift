@@ -1,4 +1,5 @@
 import Foundation
+import PhotoGPS
 import PhotoTagSupport
 import ReverseGeocoding
 import TestSupport
@@ -10,6 +11,39 @@ import Testing
 @Suite struct FormatTests {
     static func golden(_ name: String) throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: Fixtures.root + "/expected/" + name))
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func emittingToASinkWritesWhatEmitReturns(format: OutputFormat) {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        var toArray = RecordEmitter(formatter: formatter, columnWidth: 12)
+        var toSink = RecordEmitter(formatter: formatter, columnWidth: 12)
+        let sink = MemorySink()
+        var expected: [UInt8] = []
+        for index in 0..<3 {
+            let text = format == .text
+            let rendered = RecordFormatter.Rendered(
+                bytes: Array("{\"record\":\(index)}".utf8), column: text ? "file \(index)" : nil,
+                more: text ? ["nearby \(index)"] : [])
+            expected += toArray.emit(rendered)
+            toSink.emit(rendered, to: sink)
+        }
+        #expect(sink.bytes == expected)
+        #expect(toSink.count == 3)
+    }
+
+    @Test(arguments: OutputFormat.allCases)
+    func aPhotoRendersTheSameFromTheRecordAsFromARecordOfIt(format: OutputFormat) throws {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        let scratch = ByteBuffer(capacity: 16)
+        for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg"] {
+            var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
+            record.resolveTime()
+            let expected = formatter.render(.photo(record))
+            let rendered = formatter.render(photo: record, scratch: scratch)
+            #expect(rendered.bytes == expected.bytes && rendered.column == expected.column)
+            #expect(rendered.more == expected.more)
+        }
     }
 
     @Test func jsonAndGeoJSONDecodeWithFoundation() throws {
