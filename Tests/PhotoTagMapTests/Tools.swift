@@ -32,8 +32,8 @@ enum Tools {
         process.arguments = arguments
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        FileManager.default.createFile(atPath: folder + "/out", contents: nil)
-        FileManager.default.createFile(atPath: folder + "/err", contents: nil)
+        try Data().write(to: URL(fileURLWithPath: folder + "/out"))  // throws where createFile returned false
+        try Data().write(to: URL(fileURLWithPath: folder + "/err"))
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/out"))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/err"))
         process.standardOutput = out
