@@ -52,7 +52,7 @@ test: deps
 # The test suite under AddressSanitizer and ThreadSanitizer (the scan and geocode are parallel),
 # each in its own build folder. .ci/run runs this too.
 check: deps
-	PHOTOTAG_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
 	PHOTOTAG_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 lint: toolchain

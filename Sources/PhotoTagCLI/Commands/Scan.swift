@@ -118,7 +118,6 @@ extension Context {
         let readsAhead = readers > processorCount()
         let cpu = CPUSlots(count: processorCount(), threads: readers)
         let gate = WorkerGate(reserved: readers - processorCount())
-        let storage = StorageSpeed()
         @Sendable func process(_ batch: [ScanItem]) -> [Processed] {
             // One buffer renders the batch's records.
             let scratch = ByteBuffer(capacity: 1024)
@@ -130,25 +129,15 @@ extension Context {
                 while start < batch.count {
                     let group = batch[start..<min(start + HeadPrefetch.group, batch.count)]
                     var slow = 0
-                    // Each file's head is asked for as it opens once the storage shows itself
-                    // slow (half of a group's opens, or this one), so that the group's reads are
-                    // in flight together; a warm page cache needs no advice.
-                    let advising = storage.isSlow
                     for (slot, item) in zip(opened.indices, group) {
                         opened[slot] = -1
                         guard case .file(let path, _, _, let regular) = item else { continue }
                         let began = HeadPrefetch.now()
-                        guard let file = HeadPrefetch.openHead(path, regular: regular) else { continue }
-                        opened[slot] = file.descriptor
-                        let slowOpen = HeadPrefetch.now() - began > HeadPrefetch.slowOpen
-                        if slowOpen { slow += 1 }
-                        if advising || slowOpen { HeadPrefetch.advise(file) }
+                        opened[slot] = HeadPrefetch.openHead(path, regular: regular) ?? -1
+                        if HeadPrefetch.now() - began > HeadPrefetch.slowOpen { slow += 1 }
                     }
                     // Half the group or more: the storage, not a thread that lost its core.
-                    if slow > 0, 2 * slow >= group.count, !storage.isSlow {
-                        storage.markSlow()
-                        gate.open()
-                    }
+                    if slow > 0, 2 * slow >= group.count, !gate.isOpen { gate.open() }
                     cpu.run {
                         for (slot, item) in zip(opened.indices, group) {
                             let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil

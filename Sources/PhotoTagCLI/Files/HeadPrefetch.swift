@@ -1,5 +1,4 @@
 import PhotoTagSupport
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,21 +33,16 @@ enum HeadPrefetch {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// A file opened for its head: the descriptor, and how many bytes of it to ask for.
-    struct Opened {
-        let descriptor: Int32
-        let wanted: Int
-    }
-
-    /// `path` opened for reading; `nil` for anything but a regular file that opens (the reader
-    /// then opens it by its path and reports what is wrong just as it always has).
+    /// `path` opened for reading, with its first ``headBytes`` asked of the storage (not waited
+    /// for); `nil` for anything but a regular file that opens (the reader then opens it by its
+    /// path and reports what is wrong just as it always has).
     ///
     /// With `regular`, the folder's listing has shown the path to be a regular file, and it is
     /// opened without a `stat(2)` first (one path lookup instead of two); the reader's
     /// `fstat(2)` of the descriptor still checks what was opened, as it does after a `stat`.
-    static func openHead(_ path: [UInt8], regular: Bool = false) -> Opened? {
+    static func openHead(_ path: [UInt8], regular: Bool = false) -> Int32? {
         guard !path.contains(0) else { return nil }
-        return withCPath(path) { cPath -> Opened? in
+        return withCPath(path) { cPath -> Int32? in
             var wanted = headBytes
             if !regular {
                 var info = stat()
@@ -58,30 +52,11 @@ enum HeadPrefetch {
             }
             let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { return nil }
-            return Opened(descriptor: descriptor, wanted: wanted)
+            // Past the end of a smaller file, the advice has nothing to read.
+            #if canImport(Glibc)
+                if wanted > 0 { _ = posix_fadvise(descriptor, 0, off_t(wanted), POSIX_FADV_WILLNEED) }
+            #endif
+            return descriptor
         }
     }
-
-    /// Asks the storage for the first ``headBytes`` of `file` without waiting for them.
-    ///
-    /// Only where the storage shows itself slow (see the scan's readers): from a warm page cache
-    /// the head is there already, and the advice is a system call (and a walk of the cached
-    /// pages) for nothing, about a tenth of a warm scan's time.
-    static func advise(_ file: Opened) {
-        // Past the end of a smaller file, the advice has nothing to read.
-        #if canImport(Glibc)
-            if file.wanted > 0 { _ = posix_fadvise(file.descriptor, 0, off_t(file.wanted), POSIX_FADV_WILLNEED) }
-        #endif
-    }
-}
-
-/// Whether a scan's readers have found the storage slow: half of a group of opens took longer
-/// than ``HeadPrefetch/slowOpen`` (a disk's or a share's, not a thread that lost its core). Once
-/// slow, slow for the rest of the scan: every head is then asked for as its file opens.
-final class StorageSpeed: Sendable {
-    private let slow = Atomic<Bool>(false)
-
-    var isSlow: Bool { slow.load(ordering: .relaxed) }
-
-    func markSlow() { slow.store(true, ordering: .relaxed) }
 }

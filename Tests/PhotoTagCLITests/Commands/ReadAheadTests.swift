@@ -128,14 +128,13 @@ import Testing
         for name in names {
             let path = Array((folder + "/" + name).utf8)
             let byPath = GPSReader().read(fileAtPath: path)
-            guard let file = HeadPrefetch.openHead(path) else {
+            guard let descriptor = HeadPrefetch.openHead(path) else {
                 // Only what is not a regular file is left to the reader (none here).
                 Issue.record("\(name) was not opened ahead")
                 continue
             }
-            defer { close(file.descriptor) }
-            HeadPrefetch.advise(file)
-            #expect(GPSReader().read(openedFile: file.descriptor) == byPath, "\(name)")
+            defer { close(descriptor) }
+            #expect(GPSReader().read(openedFile: descriptor) == byPath, "\(name)")
         }
     }
 
@@ -147,40 +146,5 @@ import Testing
         #expect(HeadPrefetch.openHead(Array((root + "/pipe.jpg").utf8)) == nil)
         #expect(HeadPrefetch.openHead(Array(root.utf8)) == nil)
         #expect(HeadPrefetch.openHead(Array((root + "/missing.jpg").utf8)) == nil)
-    }
-}
-
-/// Seen from outside with strace: a scan from a warm page cache makes (almost) no read-ahead
-/// requests; an open that a loaded machine delays asks for its own file's head, so not a single
-/// one is not required, while without the rule every file asks. Not under a sanitizer, whose
-/// opens are not the product's timings.
-@Suite(
-    .enabled(if: Strace.path != nil, "strace is not installed (apt-get install strace)"),
-    .disabled(if: ProcessInfo.processInfo.environment["PHOTOTAG_SANITIZER"] != nil, "timings under a sanitizer")
-)
-struct WarmScanTraceTests {
-    @Test func aWarmScanAsksTheStorageForNothing() throws {
-        let folder = Fixtures.root + "/photos"
-        let log = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        // The first run warms the page cache; the second is traced.
-        for (run, traced) in [false, true].enumerated() {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: traced ? Strace.path! : Binary.path)
-            let scan = ["scan", "--format", "ndjson", folder]
-            // --seccomp-bpf: only the traced call stops the process, so the opens keep their speed.
-            let strace = ["-f", "-qq", "--seccomp-bpf", "-e", "trace=fadvise64", "-o", log + "/trace"]
-            process.arguments = traced ? strace + [Binary.path] + scan : scan
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationReason == .exit, "run \(run)")
-        }
-        let trace = try String(contentsOfFile: log + "/trace", encoding: .utf8)
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder).count
-        let requests = trace.components(separatedBy: "fadvise64(").count - 1
-        #expect(files > 40)
-        #expect(requests < files / 3, "\(requests) read-ahead requests for \(files) files")
     }
 }
