@@ -121,6 +121,18 @@ def callgrind_run(binary, folder, output):
     return parse_callgrind(output)
 
 
+def per_extra(small, large, extra):
+    """What one more file or point costs: the difference of two callgrind runs (each `(total, self
+    instructions by function, calls)` as parse_callgrind gives) over `extra` more of them; the
+    counters, and the self instructions by function."""
+    (small_total, small_self, small_calls), (large_total, large_self, large_calls) = small, large
+    before, after = counters(small_total, small_calls), counters(large_total, large_calls)
+    values = {key: (after[key] - before[key]) / extra for key in after}
+    functions = {name: (large_self.get(name, 0) - small_self.get(name, 0)) / extra
+                 for name in set(large_self) | set(small_self)}
+    return values, functions
+
+
 def per_file(binary, cache, keep=None, small_sets=4, large_sets=40):
     """The callgrind counts of one more file (see the module's doc): a dict of per-file values,
     the two file counts, and the per-file self instructions of every function. Raises
@@ -141,11 +153,8 @@ def per_file(binary, cache, keep=None, small_sets=4, large_sets=40):
         if keep:
             os.makedirs(os.path.dirname(keep), exist_ok=True)
             shutil.copyfile(large_out, keep)
-    files = large_count - small_count
-    before, after = counters(small_total, small_calls), counters(large_total, large_calls)
-    values = {key: (after[key] - before[key]) / files for key in after}
-    functions = {name: (large_self.get(name, 0) - small_self.get(name, 0)) / files
-                 for name in set(large_self) | set(small_self)}
+    values, functions = per_extra((small_total, small_self, small_calls), (large_total, large_self, large_calls),
+                                  large_count - small_count)
     return values, (small_count, large_count), functions
 
 
@@ -176,12 +185,7 @@ def geocode_per_point(binary, cache, keep=None, small=20_000, large=200_000):
         if keep:
             os.makedirs(os.path.dirname(keep), exist_ok=True)
             shutil.copyfile(output, keep)
-    (small_total, small_self, small_calls), (large_total, large_self, large_calls) = results
-    extra = large - small
-    before, after = counters(small_total, small_calls), counters(large_total, large_calls)
-    values = {key: (after[key] - before[key]) / extra for key in after}
-    functions = {name: (large_self.get(name, 0) - small_self.get(name, 0)) / extra
-                 for name in set(large_self) | set(small_self)}
+    values, functions = per_extra(results[0], results[1], large - small)
     return values, (small, large), functions
 
 
