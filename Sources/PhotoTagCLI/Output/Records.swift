@@ -55,12 +55,24 @@ struct PhotoRecord: Sendable {
 
     /// Works out ``time`` from the camera's clock, the GPS time and ``PlaceResult/timeZone``,
     /// with the tz rules compiled into the binary (read only when there is a zone).
+    ///
+    /// The GPS time goes in as the instant it stands for, not as the text of its description to
+    /// be parsed back.
     mutating func resolveTime() {
         let camera = reading.camera, zone = place.timeZone
         time = CaptureTime.resolve(
             dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
-            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTimestamp: reading.fix?.timestamp?.description,
+            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTime: reading.fix?.timestamp.map(\.instant),
             zone: zone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
+    }
+}
+
+extension GPSTimestamp {
+    /// The instant, as seconds since 1970-01-01T00:00:00Z and the nanoseconds of its second:
+    /// what ``CaptureTime`` reads from the ``description`` (`2019-07-01T12:34:56.24Z`).
+    var instant: (seconds: Int64, nanoseconds: Int) {
+        let midnight = CivilDateTime(year: year, month: month, day: day).secondsSinceEpoch
+        return (midnight + nanosecondOfDay / 1_000_000_000, Int(nanosecondOfDay % 1_000_000_000))
     }
 }
 
