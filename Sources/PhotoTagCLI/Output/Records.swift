@@ -68,6 +68,55 @@ struct PhotoRecord: Sendable {
 }
 
 extension GPSTimestamp {
+    /// The longest ``description``: `YYYY-MM-DDTHH:MM:SS.fffffffffZ`.
+    static let maximumLength = 30
+
+    /// Writes ``description`` into `text` (at least ``maximumLength`` bytes) and returns its
+    /// length: a record's JSON writes the text from there, without making a string of it.
+    func write(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let seconds = Int(nanosecondOfDay / 1_000_000_000)
+        var fraction = Int(nanosecondOfDay % 1_000_000_000)
+        var fractionDigits = 0
+        if fraction != 0 {
+            fractionDigits = 9
+            while fraction % 10 == 0 {
+                fraction /= 10
+                fractionDigits -= 1
+            }
+        }
+        var index = 0
+        func put(_ byte: UInt8) {
+            text[index] = byte
+            index += 1
+        }
+        func put(_ value: Int, digits: Int) {
+            var rest = value, place = index + digits
+            while place > index {
+                place -= 1
+                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            index += digits
+        }
+        put(year, digits: 4)
+        put(UInt8(ascii: "-"))
+        put(month, digits: 2)
+        put(UInt8(ascii: "-"))
+        put(day, digits: 2)
+        put(UInt8(ascii: "T"))
+        put(seconds / 3600, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(seconds / 60 % 60, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(seconds % 60, digits: 2)
+        if fractionDigits > 0 {
+            put(UInt8(ascii: "."))
+            put(fraction, digits: fractionDigits)
+        }
+        put(UInt8(ascii: "Z"))
+        return index
+    }
+
     /// The instant, as seconds since 1970-01-01T00:00:00Z and the nanoseconds of its second:
     /// what ``CaptureTime`` reads from the ``description`` (`2019-07-01T12:34:56.24Z`).
     var instant: (seconds: Int64, nanoseconds: Int) {
@@ -195,8 +244,25 @@ extension PhotoRecord {
     /// (before the place, the place, after it). Nothing is open around it, so the pieces need no
     /// separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        // The GPS time's text is written on the stack, not made a string.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: GPSTimestamp.maximumLength) { text in
+            let timestamp = reading.fix?.timestamp.map {
+                UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[0..<$0.write(into: text)]))
+            }
+            writeCompactHead(timestamp: timestamp, to: &json)
+        }
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        writeCompactTail(to: &json)
+    }
+
+    /// The first piece of ``writeCompact(to:nearby:)``, up to the `place` key; `timestamp` is
+    /// the text of the GPS time.
+    private func writeCompactHead(timestamp: UnsafeRawBufferPointer?, to json: inout JSONWriter) {
         let fix = reading.fix
-        let timestamp = fix?.timestamp?.description
         // The keys and punctuation of the first piece take under 200 bytes.
         var room = 256 + JSONCursor.room(file) + JSONCursor.room(sidecar) + JSONCursor.room(reading.status.rawValue)
         if let fix {
@@ -239,11 +305,10 @@ extension PhotoRecord {
             }
             out.raw(",\"place\":")
         }
-        writePlace(place.location, to: &json)
-        if nearby {
-            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
-            writeNearby(place.nearby, to: &json)
-        }
+    }
+
+    /// The last piece of ``writeCompact(to:nearby:)``, from the `camera` key.
+    private func writeCompactTail(to json: inout JSONWriter) {
         let camera = reading.camera
         let error = reading.error?.description
         // Most records have no warning: then no list of them is made.
@@ -252,7 +317,7 @@ extension PhotoRecord {
             || time?.warnings.isEmpty == false
         let warnings = hasWarnings ? self.warnings : []
         // The keys and punctuation of the last piece take under 200 bytes.
-        room = 256 + JSONCursor.room(error)
+        var room = 256 + JSONCursor.room(error)
         if let camera {
             room += JSONCursor.room(camera.make) + JSONCursor.room(camera.model)
             room += JSONCursor.room(camera.dateTimeOriginal) + JSONCursor.room(camera.offsetTimeOriginal)
