@@ -41,10 +41,13 @@ public struct CaptureTime: Hashable, Sendable {
     public var utcSeconds: Int64?
     /// The fraction of the second, in nanoseconds (0 when none is recorded).
     public var nanoseconds: Int
+    /// The offset of the clocks where the photo was taken at that instant (seconds east of UTC),
+    /// for ``local``; `nil` when unknown.
+    public var localOffset: Int?
     /// `utcSeconds` in ISO 8601 (`2019-07-01T12:34:56Z`).
-    public var utc: String?
+    public var utc: String? { withTexts { utc, _ in utc.map { String(decoding: $0, as: UTF8.self) } } }
     /// The wall-clock time where the photo was taken, with its offset (`2019-07-01T14:34:56+02:00`).
-    public var local: String?
+    public var local: String? { withTexts { _, local in local.map { String(decoding: $0, as: UTF8.self) } } }
     /// Where the offset came from; `nil` when none is known.
     public var offsetSource: OffsetSource?
     /// What the rule had to decide or leave out.
@@ -144,18 +147,11 @@ public struct CaptureTime: Hashable, Sendable {
             time.offsetSource = .gps
         }
 
-        if let utc = time.utcSeconds {
-            time.utc = isoText(CivilDateTime(secondsSinceEpoch: utc), nanoseconds: time.nanoseconds, offset: nil)
-            if let place, let rules, let memo {
-                let offset = memo.offset(place, atUTC: utc, in: rules).utcOffset
-                time.local = isoText(
-                    CivilDateTime(secondsSinceEpoch: utc + Int64(offset)), nanoseconds: time.nanoseconds, offset: offset
-                )
-            }
+        if let utc = time.utcSeconds, let place, let rules, let memo {
+            time.localOffset = memo.offset(place, atUTC: utc, in: rules).utcOffset
         }
-        if place == nil, let wall, let exifOffset {
-            time.local = isoText(wall, nanoseconds: time.nanoseconds, offset: exifOffset)
-        }
+        // Without a place, DateTimeOriginal with its offset (then the instant is that of both).
+        if place == nil, wall != nil, let exifOffset { time.localOffset = exifOffset }
         time.warnings = warnings
         return time
     }
@@ -245,18 +241,54 @@ public struct CaptureTime: Hashable, Sendable {
         }
     }
 
+    /// The longest text of ``utc`` or ``local``.
+    public static let maximumTextLength = 64
+
+    /// Calls `body` with the UTF-8 of ``utc`` and ``local`` (`nil` where there is none), written
+    /// on the stack rather than made strings: a record's JSON writes them from there.
+    public func withTexts<T>(_ body: (_ utc: UnsafeRawBufferPointer?, _ local: UnsafeRawBufferPointer?) -> T) -> T {
+        let length = Self.maximumTextLength
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * length) { buffer in
+            func text(_ seconds: Int64, offset: Int?, at start: Int) -> UnsafeRawBufferPointer {
+                let target = UnsafeMutableBufferPointer(rebasing: buffer[start..<start + length])
+                let time = CivilDateTime(secondsSinceEpoch: seconds + Int64(offset ?? 0))
+                let count = Self.writeISOText(time, nanoseconds: nanoseconds, offset: offset, into: target)
+                return UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: target[0..<count]))
+            }
+            let utc = utcSeconds.map { text($0, offset: nil, at: 0) }
+            let local = utcSeconds.flatMap { seconds in localOffset.map { text(seconds, offset: $0, at: length) } }
+            return body(utc, local)
+        }
+    }
+
     /// `time` in ISO 8601 with the fraction of its second and `Z` (no `offset`) or its offset:
     /// `2019-07-01T12:34:56.24Z`, `2019-07-01T14:34:56.24+02:00`; the text of
-    /// ``CivilDateTime/description``, ``fractionText(_:)`` and ``offsetText(_:)`` written into one
-    /// string's storage (a photo's capture time prints two of these; joined, they took five
-    /// strings each).
+    /// ``CivilDateTime/description``, ``fractionText(_:)`` and ``offsetText(_:)`` joined.
     static func isoText(_ time: CivilDateTime, nanoseconds: Int, offset: Int?) -> String {
+        String(unsafeUninitializedCapacity: maximumTextLength) {
+            writeISOText(time, nanoseconds: nanoseconds, offset: offset, into: $0)
+        }
+    }
+
+    /// Writes ``isoText(_:nanoseconds:offset:)`` into `text` (``maximumTextLength`` bytes) digit
+    /// by digit and returns its length; joined from five strings, it took five allocations.
+    static func writeISOText(
+        _ time: CivilDateTime, nanoseconds: Int, offset: Int?, into text: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
         let magnitude = abs(offset ?? 0)
         let twoDigits = 0...99
         guard (0...9999).contains(time.year), twoDigits.contains(time.month), twoDigits.contains(time.day),
             twoDigits.contains(time.hour), twoDigits.contains(time.minute), twoDigits.contains(time.second),
             magnitude < 100 * 3600
-        else { return time.description + fractionText(nanoseconds) + (offset.map(offsetText) ?? "Z") }
+        else {
+            // Years beyond four digits, offsets of 100 hours or more: the texts joined.
+            var joined = time.description + fractionText(nanoseconds) + (offset.map(offsetText) ?? "Z")
+            return joined.withUTF8 { utf8 in
+                let count = min(utf8.count, text.count)
+                _ = UnsafeMutableBufferPointer(rebasing: text[0..<count]).initialize(from: utf8[0..<count])
+                return count
+            }
+        }
         var fraction = nanoseconds, fractionDigits = 0
         if nanoseconds > 0 {
             fractionDigits = 9
@@ -265,52 +297,48 @@ public struct CaptureTime: Hashable, Sendable {
                 fractionDigits -= 1
             }
         }
-        let offsetLength = offset == nil ? 1 : magnitude % 60 == 0 ? 6 : 9
-        let length = 19 + (fractionDigits > 0 ? 1 + fractionDigits : 0) + offsetLength
-        return String(unsafeUninitializedCapacity: length) { text in
-            var index = 0
-            func put(_ byte: UInt8) {
-                text[index] = byte
-                index += 1
-            }
-            func put(_ value: Int, digits: Int) {
-                var rest = value, place = index + digits
-                while place > index {
-                    place -= 1
-                    text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                    rest /= 10
-                }
-                index += digits
-            }
-            put(time.year, digits: 4)
-            put(UInt8(ascii: "-"))
-            put(time.month, digits: 2)
-            put(UInt8(ascii: "-"))
-            put(time.day, digits: 2)
-            put(UInt8(ascii: "T"))
-            put(time.hour, digits: 2)
-            put(UInt8(ascii: ":"))
-            put(time.minute, digits: 2)
-            put(UInt8(ascii: ":"))
-            put(time.second, digits: 2)
-            if fractionDigits > 0 {
-                put(UInt8(ascii: "."))
-                put(fraction, digits: fractionDigits)
-            }
-            if let offset {
-                put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-                put(magnitude / 3600, digits: 2)
-                put(UInt8(ascii: ":"))
-                put(magnitude / 60 % 60, digits: 2)
-                if magnitude % 60 != 0 {
-                    put(UInt8(ascii: ":"))
-                    put(magnitude % 60, digits: 2)
-                }
-            } else {
-                put(UInt8(ascii: "Z"))
-            }
-            return index
+        var index = 0
+        func put(_ byte: UInt8) {
+            text[index] = byte
+            index += 1
         }
+        func put(_ value: Int, digits: Int) {
+            var rest = value, place = index + digits
+            while place > index {
+                place -= 1
+                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            index += digits
+        }
+        put(time.year, digits: 4)
+        put(UInt8(ascii: "-"))
+        put(time.month, digits: 2)
+        put(UInt8(ascii: "-"))
+        put(time.day, digits: 2)
+        put(UInt8(ascii: "T"))
+        put(time.hour, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(time.minute, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(time.second, digits: 2)
+        if fractionDigits > 0 {
+            put(UInt8(ascii: "."))
+            put(fraction, digits: fractionDigits)
+        }
+        if let offset {
+            put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            put(magnitude / 3600, digits: 2)
+            put(UInt8(ascii: ":"))
+            put(magnitude / 60 % 60, digits: 2)
+            if magnitude % 60 != 0 {
+                put(UInt8(ascii: ":"))
+                put(magnitude % 60, digits: 2)
+            }
+        } else {
+            put(UInt8(ascii: "Z"))
+        }
+        return index
     }
 
     /// `.24` for 240,000,000 ns (trailing zeros dropped), empty for none.

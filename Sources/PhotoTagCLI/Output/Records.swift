@@ -309,6 +309,15 @@ extension PhotoRecord {
 
     /// The last piece of ``writeCompact(to:nearby:)``, from the `camera` key.
     private func writeCompactTail(to json: inout JSONWriter) {
+        // The capture time's texts are written on the stack, not made strings.
+        guard let time else { return writeCompactTail(utc: nil, local: nil, to: &json) }
+        time.withTexts { utc, local in writeCompactTail(utc: utc, local: local, to: &json) }
+    }
+
+    /// ``writeCompactTail(to:)`` with the texts of the capture time.
+    private func writeCompactTail(
+        utc: UnsafeRawBufferPointer?, local: UnsafeRawBufferPointer?, to json: inout JSONWriter
+    ) {
         let camera = reading.camera
         let error = reading.error?.description
         // Most records have no warning: then no list of them is made.
@@ -323,7 +332,7 @@ extension PhotoRecord {
             room += JSONCursor.room(camera.dateTimeOriginal) + JSONCursor.room(camera.offsetTimeOriginal)
         }
         if let time {
-            room += JSONCursor.room(time.utc) + JSONCursor.room(time.local)
+            room += JSONCursor.room(utc) + JSONCursor.room(local)
             room += JSONCursor.room(time.offsetSource?.rawValue)
         }
         for warning in warnings { room += 1 + JSONCursor.room(warning) }
@@ -345,9 +354,9 @@ extension PhotoRecord {
             out.raw(",\"time\":")
             if let time {
                 out.raw("{\"utc\":")
-                out.string(time.utc)
+                out.string(utc)
                 out.raw(",\"local\":")
-                out.string(time.local)
+                out.string(local)
                 out.raw(",\"offsetSource\":")
                 out.string(time.offsetSource?.rawValue)
                 out.raw("}")
