@@ -18,14 +18,19 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         /// The zone's name as asked for (`Asia/Calcutta`, even when it shares `Asia/Kolkata`'s rules).
         public let name: String
         let ruleSet: Int
-        let footer: POSIXTimeZone?
+        /// The rule set's POSIX TZ string, shared with the rules rather than held by value: a zone
+        /// is copied for every photo, and a rule holds two strings and two dates.
+        let rule: SharedPOSIXTimeZone?
+
+        /// The rule set's POSIX TZ string, `nil` when it has none.
+        var footer: POSIXTimeZone? { rule?.value }
     }
 
     private let bytes: UnsafeRawBufferPointer
     private let sections: TimeZoneRulesLayout.Sections
     private let nameCount: Int
     /// The parsed POSIX TZ string of each rule set, `nil` when it has none.
-    private let footers: [POSIXTimeZone?]
+    private let footers: [SharedPOSIXTimeZone?]
     /// A number no other rules opened in this process have: what ``TimeZoneMemo`` keeps its
     /// answers under (the same bytes may be opened again at the address of others).
     let identity: Int
@@ -77,7 +82,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: entry + 4, as: UInt16.self).littleEndian)
             guard isString(abbreviation), bytes[entry + 6] <= 1 else { throw fail("local time type \(index)") }
         }
-        var footers: [POSIXTimeZone?] = []
+        var footers: [SharedPOSIXTimeZone?] = []
         for index in 0..<ruleSets {
             let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * index
             let (first, count, firstType, typeCount, footer) =
@@ -98,7 +103,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
                 footers.append(nil)
             } else {
                 guard let rule = POSIXTimeZone(text) else { throw fail("TZ string '\(text)'") }
-                footers.append(rule)
+                footers.append(SharedPOSIXTimeZone(rule))
             }
         }
         self.bytes = bytes
@@ -143,7 +148,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             }
             return nil
         }
-        return ruleSet.map { Zone(name: name, ruleSet: $0, footer: footers[$0]) }
+        return ruleSet.map { Zone(name: name, ruleSet: $0, rule: footers[$0]) }
     }
 
     /// The order of two byte strings (negative, zero or positive), as
@@ -178,8 +183,8 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         func time(_ index: Int) -> Int64 {
             bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self).littleEndian
         }
-        if let footer = zone.footer, count == 0 || instant >= time(first + count - 1) {
-            var span = footer.span(containing: instant)
+        if let rule = zone.rule, count == 0 || instant >= time(first + count - 1) {
+            var span = rule.value.span(containing: instant)
             if count > 0 { span.start = max(span.start, time(first + count - 1)) }
             return span
         }
@@ -275,12 +280,26 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let window = localTimeWindow
         guard wall > Int64.min / 2, wall < Int64.max / 2, span.start <= wall - window, wall + window < span.end
         else { return nil }
-        if let footer = zone.footer {
-            guard abs(footer.standardOffset) < window, abs(footer.daylight?.offset ?? 0) < window else { return nil }
+        if let rule = zone.rule {
+            guard abs(rule.value.standardOffset) < window, abs(rule.value.daylight?.offset ?? 0) < window else {
+                return nil
+            }
         }
         let instant = wall - Int64(span.type.utcOffset)
         return span.contains(instant) ? instant : nil
     }
+}
+
+/// A ``POSIXTimeZone`` held by reference: one per rule set, shared by every ``TimeZoneRules/Zone``
+/// of it. Equal when the rules are.
+final class SharedPOSIXTimeZone: Hashable, Sendable {
+    let value: POSIXTimeZone
+
+    init(_ value: POSIXTimeZone) { self.value = value }
+
+    static func == (a: SharedPOSIXTimeZone, b: SharedPOSIXTimeZone) -> Bool { a.value == b.value }
+
+    func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
 }
 
 /// A stretch of instants, `start` up to but not including `end`, over which a zone's clocks

@@ -312,6 +312,16 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
         #expect(memo.zone(named: "Europe/Paris", in: rules) == nil)
     }
 
+    @Test func zonesOfOneRuleSetShareItsPOSIXRuleByReference() throws {
+        let calcutta = try #require(rules.zone(named: "Asia/Calcutta"))
+        let kolkata = try #require(rules.zone(named: "Asia/Kolkata"))
+        let berlin = try #require(rules.zone(named: "Europe/Berlin"))
+        #expect(calcutta.rule != nil && calcutta.rule === kolkata.rule)
+        #expect(berlin.rule === rules.zone(named: "Europe/Berlin")?.rule)
+        #expect(berlin.footer == POSIXTimeZone("CET-1CEST,M3.5.0,M10.5.0/3"))
+        #expect(calcutta != kolkata && calcutta == rules.zone(named: "Asia/Calcutta"))
+    }
+
     @Test func theMemoForgetsTheAnswersOfOtherRules() throws {
         // The fixture with Europe/Berlin renamed Europe/Berlio (still in order): other rules,
         // which lack Europe/Berlin.
