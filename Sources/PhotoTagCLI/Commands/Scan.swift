@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagMap
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -199,16 +200,17 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            // Rendered from the record where it lies in what is handed back (no copy of it).
-            var processed = Processed(record: record, rendered: nil)
-            processed.rendered = formatter.render(photo: processed.record, appendingTo: rendered, scratch: scratch)
+            // Rendered from the local record, which then moves into what is handed back (no
+            // copy of it: rendering into the Processed's own record copied it, to assign beside it).
+            let rendering = formatter.render(photo: record, appendingTo: rendered, scratch: scratch)
+            var point: MapPoint? = nil
             if formatter.format.isMap {
                 switch item {
                 case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _):
-                    processed.point = MapOutput.point(processed.record, path: path)
+                    point = MapOutput.point(record, path: path)
                 }
             }
-            return processed
+            return Processed(record: record, rendered: rendering, point: point)
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
         // of per file, which was a good part of a scan's time in the kernel. (Each batch's
