@@ -394,12 +394,20 @@ public enum CaptureTimeWarning: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `1 h`, `30 min`, `3 h 7 min 12 s`, `5 s`.
+    ///
+    /// Appended part by part to one string (mostly a small one, kept inline): a list of parts
+    /// joined made an array and a string per part.
     static func duration(_ seconds: Int64) -> String {
-        var parts: [String] = []
-        if seconds >= 86_400 { parts.append("\(seconds / 86_400) d") }
-        if seconds / 3600 % 24 > 0 { parts.append("\(seconds / 3600 % 24) h") }
-        if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60) min") }
-        if seconds % 60 > 0 || parts.isEmpty { parts.append("\(seconds % 60) s") }
-        return parts.joined(separator: " ")
+        var text = ""
+        func add(_ value: Int64, _ unit: String) {
+            if !text.isEmpty { text += " " }
+            text += String(value)
+            text += unit
+        }
+        if seconds >= 86_400 { add(seconds / 86_400, " d") }
+        if seconds / 3600 % 24 > 0 { add(seconds / 3600 % 24, " h") }
+        if seconds / 60 % 60 > 0 { add(seconds / 60 % 60, " min") }
+        if seconds % 60 > 0 || text.isEmpty { add(seconds % 60, " s") }
+        return text
     }
 }

@@ -227,6 +227,15 @@ import Testing
         #expect(CaptureTime.parseDateTime("2019:07-01 14:34:56") == nil)
     }
 
+    @Test(
+        arguments: [
+            (0, "0 s"), (59, "59 s"), (60, "1 min"), (3600, "1 h"), (86_400, "1 d"), (90_061, "1 d 1 h 1 min 1 s"),
+            (11_232, "3 h 7 min 12 s"), (1_000_000_000, "11574 d 1 h 46 min 40 s"), (3_600_000, "41 d 16 h"),
+        ] as [(Int64, String)])
+    func durationsNameTheirNonZeroUnits(seconds: Int64, text: String) {
+        #expect(CaptureTimeWarning.duration(seconds) == text)
+    }
+
     @Test func withNeitherTimeThereIsNone() {
         #expect(resolve(nil) == nil)
         #expect(resolve("0000:00:00 00:00:00", gps: "garbage") == nil)

@@ -45,8 +45,17 @@ struct PhotoRecord: Sendable {
     /// The record's warnings as written: the GPS reading's, the place's (at sea), then the
     /// capture time's.
     var warnings: [String] {
-        reading.warnings.map(\.description) + sidecarWarnings + (place.location?.atSea == true ? [atSeaWarning] : [])
-            + (time?.warnings.map(\.description) ?? [])
+        var warnings: [String] = []
+        forEachWarning { warnings.append($0) }
+        return warnings
+    }
+
+    /// Calls `body` with each of ``warnings``, in their order, without making the list.
+    func forEachWarning(_ body: (String) -> Void) {
+        for warning in reading.warnings { body(warning.description) }
+        for warning in sidecarWarnings { body(warning) }
+        if place.location?.atSea == true { body(atSeaWarning) }
+        for warning in time?.warnings ?? [] { body(warning.description) }
     }
 
     /// What pairing with sidecars adds: a sidecar that cannot be read, the position it filled
@@ -319,14 +328,8 @@ extension PhotoRecord {
         utc: UnsafeRawBufferPointer?, local: UnsafeRawBufferPointer?, to json: inout JSONWriter
     ) {
         let camera = reading.camera
-        let error = reading.error?.description
-        // Most records have no warning: then no list of them is made.
-        let hasWarnings =
-            !reading.warnings.isEmpty || !sidecarWarnings.isEmpty || place.location?.atSea == true
-            || time?.warnings.isEmpty == false
-        let warnings = hasWarnings ? self.warnings : []
-        // The keys and punctuation of the last piece take under 200 bytes.
-        var room = 256 + JSONCursor.room(error)
+        // The keys and punctuation of this piece take under 200 bytes.
+        var room = 256
         if let camera {
             room += JSONCursor.room(camera.make) + JSONCursor.room(camera.model)
             room += JSONCursor.room(camera.dateTimeOriginal) + JSONCursor.room(camera.offsetTimeOriginal)
@@ -335,7 +338,6 @@ extension PhotoRecord {
             room += JSONCursor.room(utc) + JSONCursor.room(local)
             room += JSONCursor.room(time.offsetSource?.rawValue)
         }
-        for warning in warnings { room += 1 + JSONCursor.room(warning) }
         json.piece(atMost: room) { out in
             out.raw(",\"camera\":")
             if let camera {
@@ -364,10 +366,18 @@ extension PhotoRecord {
                 out.raw("null")
             }
             out.raw(",\"warnings\":[")
-            for (index, warning) in warnings.enumerated() {
-                if index > 0 { out.raw(",") }
+        }
+        // Each warning a piece of its own, as it is made: no list of them.
+        var first = true
+        forEachWarning { warning in
+            json.piece(atMost: 1 + JSONCursor.room(warning)) { out in
+                if !first { out.raw(",") }
                 out.string(warning)
             }
+            first = false
+        }
+        let error = reading.error?.description
+        json.piece(atMost: 32 + JSONCursor.room(error)) { out in
             out.raw("],\"error\":")
             out.string(error)
             out.raw("}")
