@@ -311,29 +311,36 @@ public struct CaptureTime: Hashable, Sendable {
             }
             index += digits
         }
-        put(time.year, digits: 4)
+        /// Two digits, `0...99`, without a loop: most of the text is pairs.
+        func pair(_ value: Int) {
+            text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+            text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+            index += 2
+        }
+        pair(time.year / 100)
+        pair(time.year % 100)
         put(UInt8(ascii: "-"))
-        put(time.month, digits: 2)
+        pair(time.month)
         put(UInt8(ascii: "-"))
-        put(time.day, digits: 2)
+        pair(time.day)
         put(UInt8(ascii: "T"))
-        put(time.hour, digits: 2)
+        pair(time.hour)
         put(UInt8(ascii: ":"))
-        put(time.minute, digits: 2)
+        pair(time.minute)
         put(UInt8(ascii: ":"))
-        put(time.second, digits: 2)
+        pair(time.second)
         if fractionDigits > 0 {
             put(UInt8(ascii: "."))
             put(fraction, digits: fractionDigits)
         }
         if let offset {
             put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            put(magnitude / 3600, digits: 2)
+            pair(magnitude / 3600)
             put(UInt8(ascii: ":"))
-            put(magnitude / 60 % 60, digits: 2)
+            pair(magnitude / 60 % 60)
             if magnitude % 60 != 0 {
                 put(UInt8(ascii: ":"))
-                put(magnitude % 60, digits: 2)
+                pair(magnitude % 60)
             }
         } else {
             put(UInt8(ascii: "Z"))
