@@ -41,10 +41,13 @@ public struct CaptureTime: Hashable, Sendable {
     public var utcSeconds: Int64?
     /// The fraction of the second, in nanoseconds (0 when none is recorded).
     public var nanoseconds: Int
+    /// The offset of the clocks where the photo was taken at that instant (seconds east of UTC),
+    /// for ``local``; `nil` when unknown.
+    public var localOffset: Int?
     /// `utcSeconds` in ISO 8601 (`2019-07-01T12:34:56Z`).
-    public var utc: String?
+    public var utc: String? { withTexts { utc, _ in utc.map { String(decoding: $0, as: UTF8.self) } } }
     /// The wall-clock time where the photo was taken, with its offset (`2019-07-01T14:34:56+02:00`).
-    public var local: String?
+    public var local: String? { withTexts { _, local in local.map { String(decoding: $0, as: UTF8.self) } } }
     /// Where the offset came from; `nil` when none is known.
     public var offsetSource: OffsetSource?
     /// What the rule had to decide or leave out.
@@ -66,13 +69,28 @@ public struct CaptureTime: Hashable, Sendable {
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
         gpsTimestamp: String? = nil, zone: String? = nil, rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
+        resolve(
+            dateTimeOriginal: dateTimeOriginal, subSeconds: subSeconds, offsetTimeOriginal: offsetTimeOriginal,
+            gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone, rules: rules)
+    }
+
+    /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` with
+    /// the GPS date and time given as the instant it stands for (seconds since
+    /// 1970-01-01T00:00:00Z) and the nanoseconds of its second, rather than as text to parse.
+    ///
+    /// The zone and the offsets of its clocks are looked up through the calling thread's
+    /// ``TimeZoneMemo``: photos in a row are mostly from one place and season.
+    public static func resolve(
+        dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
+        gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil, rules: TimeZoneRules? = nil
+    ) -> CaptureTime? {
         var warnings: [CaptureTimeWarning] = []
         let wall = dateTimeOriginal.flatMap(parseDateTime)
-        let gps = gpsTimestamp.flatMap(parseGPSTime)
         guard wall != nil || gps != nil else { return nil }
+        let memo = rules == nil ? nil : TimeZoneMemo.current
         var place: TimeZoneRules.Zone?
-        if let zone, let rules {
-            place = rules.zone(named: zone)
+        if let zone, let rules, let memo {
+            place = memo.zone(named: zone, in: rules)
             if place == nil { warnings.append(.unknownZone(zone)) }
         }
         var exifOffset: Int?
@@ -106,8 +124,8 @@ public struct CaptureTime: Hashable, Sendable {
                     warnings.append(.gpsTimeNotAnOffset(seconds: difference / 1_000_000_000))
                 }
             }
-            if time.utcSeconds == nil, let place, let rules {
-                let resolution = rules.utc(fromLocal: wall, zone: place)
+            if time.utcSeconds == nil, let place, let rules, let memo {
+                let resolution = memo.utc(fromLocal: wall, zone: place, in: rules)
                 time.utcSeconds = resolution.instant
                 time.offsetSource = .timezone
                 switch resolution {
@@ -129,18 +147,11 @@ public struct CaptureTime: Hashable, Sendable {
             time.offsetSource = .gps
         }
 
-        let fraction = fractionText(time.nanoseconds)
-        if let utc = time.utcSeconds {
-            time.utc = CivilDateTime(secondsSinceEpoch: utc).description + fraction + "Z"
-            if let place, let rules {
-                let offset = rules.offset(place, atUTC: utc).utcOffset
-                time.local =
-                    CivilDateTime(secondsSinceEpoch: utc + Int64(offset)).description + fraction + offsetText(offset)
-            }
+        if let utc = time.utcSeconds, let place, let rules, let memo {
+            time.localOffset = memo.offset(place, atUTC: utc, in: rules).utcOffset
         }
-        if place == nil, let wall, let exifOffset {
-            time.local = wall.description + fraction + offsetText(exifOffset)
-        }
+        // Without a place, DateTimeOriginal with its offset (then the instant is that of both).
+        if place == nil, wall != nil, let exifOffset { time.localOffset = exifOffset }
         time.warnings = warnings
         return time
     }
@@ -152,7 +163,12 @@ public struct CaptureTime: Hashable, Sendable {
 
     /// `YYYY-MM-DDTHH:MM:SS` or `YYYY:MM:DD HH:MM:SS` (a real date and time), else `nil`.
     static func parseDateTime(_ text: String) -> CivilDateTime? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseDateTime(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``parseDateTime(_:)-(String)`` of UTF-8 bytes.
+    static func parseDateTime(_ b: UnsafeRawBufferPointer) -> CivilDateTime? {
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
             for index in range {
@@ -172,42 +188,164 @@ public struct CaptureTime: Hashable, Sendable {
 
     /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` → seconds since the epoch and nanoseconds.
     static func parseGPSTime(_ text: String) -> (seconds: Int64, nanoseconds: Int)? {
-        guard text.utf8.count >= 20, text.utf8.last == UInt8(ascii: "Z"),
-            let whole = parseDateTime(String(decoding: text.utf8.prefix(19), as: UTF8.self))
-        else { return nil }
-        var nanoseconds = 0
-        let rest = text.utf8.dropFirst(19).dropLast()
-        if !rest.isEmpty {
-            guard rest.first == UInt8(ascii: "."),
-                let fraction = parseFraction(String(decoding: rest.dropFirst(), as: UTF8.self))
+        var text = text
+        return text.withUTF8 { utf8 -> (seconds: Int64, nanoseconds: Int)? in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"),
+                let whole = parseDateTime(UnsafeRawBufferPointer(rebasing: bytes[0..<19]))
             else { return nil }
-            nanoseconds = fraction
+            var nanoseconds = 0
+            let rest = bytes[19..<bytes.count - 1]
+            if !rest.isEmpty {
+                guard rest.first == UInt8(ascii: "."),
+                    let fraction = parseFraction(UnsafeRawBufferPointer(rebasing: rest.dropFirst()))
+                else { return nil }
+                nanoseconds = fraction
+            }
+            return (whole.secondsSinceEpoch, nanoseconds)
         }
-        return (whole.secondsSinceEpoch, nanoseconds)
     }
 
     /// Decimal digits of a fraction of a second (spaces around them ignored, as cameras pad the
     /// field) → nanoseconds, digits beyond the ninth dropped; `nil` for anything else.
     static func parseFraction(_ text: String) -> Int? {
-        var digits = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseFraction(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``parseFraction(_:)-(String)`` of UTF-8 bytes.
+    static func parseFraction(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var digits = bytes[...]
         while digits.last == 0x20 || digits.last == 0 { digits.removeLast() }
         while digits.first == 0x20 { digits.removeFirst() }
         guard !digits.isEmpty, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         var value = 0
-        for index in 0..<9 { value = value * 10 + (index < digits.count ? Int(digits[index] - 0x30) : 0) }
+        for index in 0..<9 {
+            value = value * 10 + (index < digits.count ? Int(digits[digits.startIndex + index] - 0x30) : 0)
+        }
         return value
     }
 
     /// `±HH:MM` → seconds east of UTC, hours at most 14 and minutes below 60; else `nil`.
     static func parseOffset(_ text: String) -> Int? {
-        let b = Array(text.utf8)
-        guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
-            [1, 2, 4, 5].allSatisfy({ (0x30...0x39).contains(b[$0]) })
-        else { return nil }
-        let hours = Int(b[1] - 0x30) * 10 + Int(b[2] - 0x30), minutes = Int(b[4] - 0x30) * 10 + Int(b[5] - 0x30)
-        guard hours <= 14, minutes < 60 else { return nil }
-        let seconds = hours * 3600 + minutes * 60
-        return b[0] == UInt8(ascii: "-") ? -seconds : seconds
+        var text = text
+        return text.withUTF8 { b -> Int? in
+            func isDigit(_ index: Int) -> Bool { (0x30...0x39).contains(b[index]) }
+            guard b.count == 6, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-"), b[3] == UInt8(ascii: ":"),
+                isDigit(1), isDigit(2), isDigit(4), isDigit(5)
+            else { return nil }
+            let hours = Int(b[1] - 0x30) * 10 + Int(b[2] - 0x30), minutes = Int(b[4] - 0x30) * 10 + Int(b[5] - 0x30)
+            guard hours <= 14, minutes < 60 else { return nil }
+            let seconds = hours * 3600 + minutes * 60
+            return b[0] == UInt8(ascii: "-") ? -seconds : seconds
+        }
+    }
+
+    /// The longest text of ``utc`` or ``local``.
+    public static let maximumTextLength = 64
+
+    /// Calls `body` with the UTF-8 of ``utc`` and ``local`` (`nil` where there is none), written
+    /// on the stack rather than made strings: a record's JSON writes them from there.
+    public func withTexts<T>(_ body: (_ utc: UnsafeRawBufferPointer?, _ local: UnsafeRawBufferPointer?) -> T) -> T {
+        let length = Self.maximumTextLength
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * length) { buffer in
+            func text(_ seconds: Int64, offset: Int?, at start: Int) -> UnsafeRawBufferPointer {
+                let target = UnsafeMutableBufferPointer(rebasing: buffer[start..<start + length])
+                let time = CivilDateTime(secondsSinceEpoch: seconds + Int64(offset ?? 0))
+                let count = Self.writeISOText(time, nanoseconds: nanoseconds, offset: offset, into: target)
+                return UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: target[0..<count]))
+            }
+            let utc = utcSeconds.map { text($0, offset: nil, at: 0) }
+            let local = utcSeconds.flatMap { seconds in localOffset.map { text(seconds, offset: $0, at: length) } }
+            return body(utc, local)
+        }
+    }
+
+    /// `time` in ISO 8601 with the fraction of its second and `Z` (no `offset`) or its offset:
+    /// `2019-07-01T12:34:56.24Z`, `2019-07-01T14:34:56.24+02:00`; the text of
+    /// ``CivilDateTime/description``, ``fractionText(_:)`` and ``offsetText(_:)`` joined.
+    static func isoText(_ time: CivilDateTime, nanoseconds: Int, offset: Int?) -> String {
+        String(unsafeUninitializedCapacity: maximumTextLength) {
+            writeISOText(time, nanoseconds: nanoseconds, offset: offset, into: $0)
+        }
+    }
+
+    /// Writes ``isoText(_:nanoseconds:offset:)`` into `text` (``maximumTextLength`` bytes) digit
+    /// by digit and returns its length; joined from five strings, it took five allocations.
+    static func writeISOText(
+        _ time: CivilDateTime, nanoseconds: Int, offset: Int?, into text: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        let magnitude = abs(offset ?? 0)
+        let twoDigits = 0...99
+        guard (0...9999).contains(time.year), twoDigits.contains(time.month), twoDigits.contains(time.day),
+            twoDigits.contains(time.hour), twoDigits.contains(time.minute), twoDigits.contains(time.second),
+            magnitude < 100 * 3600
+        else {
+            // Years beyond four digits, offsets of 100 hours or more: the texts joined.
+            var joined = time.description + fractionText(nanoseconds) + (offset.map(offsetText) ?? "Z")
+            return joined.withUTF8 { utf8 in
+                let count = min(utf8.count, text.count)
+                _ = UnsafeMutableBufferPointer(rebasing: text[0..<count]).initialize(from: utf8[0..<count])
+                return count
+            }
+        }
+        var fraction = nanoseconds, fractionDigits = 0
+        if nanoseconds > 0 {
+            fractionDigits = 9
+            while fraction % 10 == 0 {
+                fraction /= 10
+                fractionDigits -= 1
+            }
+        }
+        var index = 0
+        func put(_ byte: UInt8) {
+            text[index] = byte
+            index += 1
+        }
+        func put(_ value: Int, digits: Int) {
+            var rest = value, place = index + digits
+            while place > index {
+                place -= 1
+                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            index += digits
+        }
+        /// Two digits, `0...99`, without a loop: most of the text is pairs.
+        func pair(_ value: Int) {
+            text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+            text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+            index += 2
+        }
+        pair(time.year / 100)
+        pair(time.year % 100)
+        put(UInt8(ascii: "-"))
+        pair(time.month)
+        put(UInt8(ascii: "-"))
+        pair(time.day)
+        put(UInt8(ascii: "T"))
+        pair(time.hour)
+        put(UInt8(ascii: ":"))
+        pair(time.minute)
+        put(UInt8(ascii: ":"))
+        pair(time.second)
+        if fractionDigits > 0 {
+            put(UInt8(ascii: "."))
+            put(fraction, digits: fractionDigits)
+        }
+        if let offset {
+            put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            pair(magnitude / 3600)
+            put(UInt8(ascii: ":"))
+            pair(magnitude / 60 % 60)
+            if magnitude % 60 != 0 {
+                put(UInt8(ascii: ":"))
+                pair(magnitude % 60)
+            }
+        } else {
+            put(UInt8(ascii: "Z"))
+        }
+        return index
     }
 
     /// `.24` for 240,000,000 ns (trailing zeros dropped), empty for none.
@@ -263,12 +401,20 @@ public enum CaptureTimeWarning: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `1 h`, `30 min`, `3 h 7 min 12 s`, `5 s`.
+    ///
+    /// Appended part by part to one string (mostly a small one, kept inline): a list of parts
+    /// joined made an array and a string per part.
     static func duration(_ seconds: Int64) -> String {
-        var parts: [String] = []
-        if seconds >= 86_400 { parts.append("\(seconds / 86_400) d") }
-        if seconds / 3600 % 24 > 0 { parts.append("\(seconds / 3600 % 24) h") }
-        if seconds / 60 % 60 > 0 { parts.append("\(seconds / 60 % 60) min") }
-        if seconds % 60 > 0 || parts.isEmpty { parts.append("\(seconds % 60) s") }
-        return parts.joined(separator: " ")
+        var text = ""
+        func add(_ value: Int64, _ unit: String) {
+            if !text.isEmpty { text += " " }
+            text += String(value)
+            text += unit
+        }
+        if seconds >= 86_400 { add(seconds / 86_400, " d") }
+        if seconds / 3600 % 24 > 0 { add(seconds / 3600 % 24, " h") }
+        if seconds / 60 % 60 > 0 { add(seconds / 60 % 60, " min") }
+        if seconds % 60 > 0 || text.isEmpty { add(seconds % 60, " s") }
+        return text
     }
 }

@@ -1,3 +1,11 @@
+import PhotoTagSupport
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Time-zone rules read in place from the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift): the UTC offset of a
 /// zone at any instant, and the instant of a wall-clock time in a zone.
 ///
@@ -10,14 +18,25 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         /// The zone's name as asked for (`Asia/Calcutta`, even when it shares `Asia/Kolkata`'s rules).
         public let name: String
         let ruleSet: Int
-        let footer: POSIXTimeZone?
+        /// The rule set's POSIX TZ string, shared with the rules rather than held by value: a zone
+        /// is copied for every photo, and a rule holds two strings and two dates.
+        let rule: SharedPOSIXTimeZone?
+
+        /// The rule set's POSIX TZ string, `nil` when it has none.
+        var footer: POSIXTimeZone? { rule?.value }
     }
 
     private let bytes: UnsafeRawBufferPointer
     private let sections: TimeZoneRulesLayout.Sections
     private let nameCount: Int
     /// The parsed POSIX TZ string of each rule set, `nil` when it has none.
-    private let footers: [POSIXTimeZone?]
+    private let footers: [SharedPOSIXTimeZone?]
+    /// A number no other rules opened in this process have: what ``TimeZoneMemo`` keeps its
+    /// answers under (the same bytes may be opened again at the address of others).
+    let identity: Int
+
+    /// The last ``identity`` given out.
+    private static let identities = Locked(0)
 
     /// Opens the rules in `bytes`, which must stay valid and unchanged while the rules are used.
     ///
@@ -63,7 +82,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: entry + 4, as: UInt16.self).littleEndian)
             guard isString(abbreviation), bytes[entry + 6] <= 1 else { throw fail("local time type \(index)") }
         }
-        var footers: [POSIXTimeZone?] = []
+        var footers: [SharedPOSIXTimeZone?] = []
         for index in 0..<ruleSets {
             let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * index
             let (first, count, firstType, typeCount, footer) =
@@ -84,13 +103,17 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
                 footers.append(nil)
             } else {
                 guard let rule = POSIXTimeZone(text) else { throw fail("TZ string '\(text)'") }
-                footers.append(rule)
+                footers.append(SharedPOSIXTimeZone(rule))
             }
         }
         self.bytes = bytes
         self.sections = sections
         nameCount = names
         self.footers = footers
+        identity = Self.identities.withLock { last in
+            last += 1
+            return last
+        }
     }
 
     /// The UTF-8 bytes of the pool string at `offset` (already checked).
@@ -112,23 +135,31 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
 
     /// The zone called `name` (exact spelling), by binary search; `nil` when the rules lack it.
     public func zone(named name: String) -> Zone? {
-        var name = name
-        return name.withUTF8 { query -> Zone? in
+        var text = name
+        let ruleSet = text.withUTF8 { query -> Int? in
             let query = UnsafeRawBufferPointer(query)
             var low = 0, high = nameCount
             while low < high {
                 let middle = (low + high) / 2
                 let entry = sections.names + TimeZoneRulesLayout.nameStride * middle
-                let candidate = string(at: u32(entry))
-                if candidate.elementsEqual(query) {
-                    let ruleSet = u32(entry + 4)
-                    return Zone(
-                        name: String(decoding: query, as: UTF8.self), ruleSet: ruleSet, footer: footers[ruleSet])
-                }
-                if candidate.lexicographicallyPrecedes(query) { low = middle + 1 } else { high = middle }
+                let order = Self.compare(string(at: u32(entry)), query)
+                if order == 0 { return u32(entry + 4) }
+                if order < 0 { low = middle + 1 } else { high = middle }
             }
             return nil
         }
+        return ruleSet.map { Zone(name: name, ruleSet: $0, rule: footers[$0]) }
+    }
+
+    /// The order of two byte strings (negative, zero or positive), as
+    /// `lexicographicallyPrecedes` has it: byte by byte, a prefix first.
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let order = memcmp(left, right, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
     }
 
     /// The local time type of `zone` at `instant` (seconds since 1970-01-01T00:00:00Z); `nil` when
@@ -140,15 +171,25 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     /// The local time type of `zone` at `instant` (seconds since 1970-01-01T00:00:00Z): from the
     /// transitions, type 0 before the first one, and the POSIX TZ string from the last one on.
     public func offset(_ zone: Zone, atUTC instant: Int64) -> LocalTimeType {
+        span(zone, containing: instant).type
+    }
+
+    /// The local time type of `zone` at `instant`, as ``offset(_:atUTC:)-(Zone,_)``, and the
+    /// instants around it that have the same: from the transition at or before it to the next
+    /// one, or what ``POSIXTimeZone/span(containing:)`` says after the last.
+    func span(_ zone: Zone, containing instant: Int64) -> LocalTimeSpan {
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4), firstType = u32(entry + 8)
         func time(_ index: Int) -> Int64 {
             bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self).littleEndian
         }
-        if let footer = zone.footer, count == 0 || instant >= time(first + count - 1) {
-            return footer.offset(at: instant)
+        if let rule = zone.rule, count == 0 || instant >= time(first + count - 1) {
+            var span = rule.value.span(containing: instant)
+            if count > 0 { span.start = max(span.start, time(first + count - 1)) }
+            return span
         }
         var typeIndex = 0
+        var start = Int64.min, end = Int64.max
         if count > 0, instant >= time(first) {
             // The last transition at or before the instant.
             var low = first, high = first + count
@@ -157,13 +198,20 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
                 if time(middle) <= instant { low = middle } else { high = middle }
             }
             typeIndex = Int(bytes[sections.transitionTypes + low])
+            start = time(low)
+            // After the last one its type holds on (with a POSIX TZ string, that took over above).
+            if low + 1 < first + count { end = time(low + 1) }
+        } else if count > 0 {
+            end = time(first)
         }
         let type = sections.types + TimeZoneRulesLayout.typeStride * (firstType + typeIndex)
         let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: type + 4, as: UInt16.self).littleEndian)
-        return LocalTimeType(
-            utcOffset: Int(bytes.loadUnaligned(fromByteOffset: type, as: Int32.self).littleEndian),
-            isDaylightSaving: bytes[type + 6] == 1,
-            abbreviation: String(decoding: string(at: abbreviation), as: UTF8.self))
+        return LocalTimeSpan(
+            type: LocalTimeType(
+                utcOffset: Int(bytes.loadUnaligned(fromByteOffset: type, as: Int32.self).littleEndian),
+                isDaylightSaving: bytes[type + 6] == 1,
+                abbreviation: String(decoding: string(at: abbreviation), as: UTF8.self)),
+            start: start, end: end)
     }
 
     /// The instants of the zone's transitions (not those its POSIX TZ string implies after them).
@@ -190,7 +238,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     /// in effect before the change.
     public func utc(fromLocal local: CivilDateTime, zone: Zone) -> LocalTimeResolution {
         let wall = local.secondsSinceEpoch
-        let window: Int64 = 26 * 3600
+        let window = Self.localTimeWindow
         var offsets: Set<Int> = [offset(zone, atUTC: wall - window).utcOffset]
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4)
@@ -215,6 +263,54 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let instant = wall - Int64(before)
         return .nonexistent(instant, gap: offset(zone, atUTC: instant).utcOffset - before)
     }
+
+    /// How far either side of a wall-clock time ``utc(fromLocal:zone:)-(_,Zone)`` looks for the
+    /// offsets that could show it: more than any UTC offset.
+    static let localTimeWindow: Int64 = 26 * 3600
+
+    /// The answer of ``utc(fromLocal:zone:)-(_,Zone)`` for the wall-clock time `wall` (seconds
+    /// since 1970-01-01T00:00:00 on the zone's clocks), `.unique(wall - offset)`, when a span of
+    /// the zone settles it: one that holds every instant within ``localTimeWindow`` of `wall`,
+    /// and `wall` less the span's offset. `nil` otherwise (ask the rules).
+    ///
+    /// Then every offset that `utc` tries is the span's own or lies within the window (those of
+    /// the POSIX TZ string, checked here; the zone has no transition inside the span), so the
+    /// only one that fits is the span's.
+    static func uniqueInstant(ofWall wall: Int64, in span: LocalTimeSpan, zone: Zone) -> Int64? {
+        let window = localTimeWindow
+        guard wall > Int64.min / 2, wall < Int64.max / 2, span.start <= wall - window, wall + window < span.end
+        else { return nil }
+        if let rule = zone.rule {
+            guard abs(rule.value.standardOffset) < window, abs(rule.value.daylight?.offset ?? 0) < window else {
+                return nil
+            }
+        }
+        let instant = wall - Int64(span.type.utcOffset)
+        return span.contains(instant) ? instant : nil
+    }
+}
+
+/// A ``POSIXTimeZone`` held by reference: one per rule set, shared by every ``TimeZoneRules/Zone``
+/// of it. Equal when the rules are.
+final class SharedPOSIXTimeZone: Hashable, Sendable {
+    let value: POSIXTimeZone
+
+    init(_ value: POSIXTimeZone) { self.value = value }
+
+    static func == (a: SharedPOSIXTimeZone, b: SharedPOSIXTimeZone) -> Bool { a.value == b.value }
+
+    func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }
+}
+
+/// A stretch of instants, `start` up to but not including `end`, over which a zone's clocks
+/// show one local time type.
+struct LocalTimeSpan: Hashable, Sendable {
+    var type: LocalTimeType
+    var start: Int64
+    var end: Int64
+
+    /// Whether `instant` is in the span.
+    func contains(_ instant: Int64) -> Bool { start <= instant && instant < end }
 }
 
 /// Which instants a wall-clock time stands for in a zone.

@@ -29,13 +29,14 @@ struct POSIXTimeZone: Hashable, Sendable {
 
         /// The wall-clock seconds (since 1970-01-01 on the clock before the change) in `year`.
         func localSeconds(in year: Int) -> Int64 {
-            let january1 = GregorianCalendar.daysSinceEpoch(year: year, month: 1, day: 1)
             let days: Int64
             switch day {
             case .julian(let n):
-                days = january1 + Int64(n - 1) + (GregorianCalendar.isLeapYear(year) && n >= 60 ? 1 : 0)
+                days =
+                    GregorianCalendar.daysSinceEpoch(year: year, month: 1, day: 1) + Int64(n - 1)
+                    + (GregorianCalendar.isLeapYear(year) && n >= 60 ? 1 : 0)
             case .zeroBased(let n):
-                days = january1 + Int64(n)
+                days = GregorianCalendar.daysSinceEpoch(year: year, month: 1, day: 1) + Int64(n)
             case .monthWeekDay(let month, let week, let weekday):
                 let first = GregorianCalendar.daysSinceEpoch(year: year, month: month, day: 1)
                 let firstWeekday = GregorianCalendar.weekday(fromDays: first)
@@ -81,30 +82,54 @@ struct POSIXTimeZone: Hashable, Sendable {
 
     /// The UTC offset, whether it is daylight saving time and the abbreviation at `instant`
     /// (seconds since the Unix epoch, UTC).
+    func offset(at instant: Int64) -> LocalTimeType { span(containing: instant).type }
+
+    /// The local time type at `instant` (as ``offset(at:)``) and the instants around it that the
+    /// rule gives the same answer for.
     ///
     /// The changes of the year around the instant and of the years before and after are laid
     /// out in UTC and the last one at or before the instant decides, so that change times
     /// beyond 24 hours or below zero, and rules where daylight time spans the new year (southern
-    /// hemisphere) or the whole year, need no special case.
-    func offset(at instant: Int64) -> LocalTimeType {
+    /// hemisphere) or the whole year, need no special case. The span ends at the first of those
+    /// changes after the instant, and stays within the instant's year (of standard time), whose
+    /// instants all look at the same changes; it is one instant long where the instant is beyond
+    /// the ±2^50 s that the rule is computed for.
+    func span(containing instant: Int64) -> LocalTimeSpan {
         let standard = LocalTimeType(utcOffset: standardOffset, isDaylightSaving: false, abbreviation: standardName)
-        guard let rule = daylight else { return standard }
-        let daylight = LocalTimeType(utcOffset: rule.offset, isDaylightSaving: true, abbreviation: rule.name)
+        guard let rule = daylight else { return LocalTimeSpan(type: standard, start: .min, end: .max) }
         // The rule repeats every year: instants millions of years away need no exact calendar,
         // and keeping them within ±2^50 s keeps the arithmetic far from overflow.
-        let instant = min(max(instant, -1 << 50), 1 << 50)
-        let year = CivilDateTime(secondsSinceEpoch: instant + Int64(standardOffset)).year
-        var latest = (at: Int64.min, type: standard)
+        let limit: Int64 = 1 << 50
+        let clamped = min(max(instant, -limit), limit)
+        let year = CivilDateTime(secondsSinceEpoch: clamped + Int64(standardOffset)).year
+        // The last change at or before the instant (a later one in this order wins a tie: the
+        // start, then the end of each year) and the first one after it.
+        var latest = Int64.min, latestIsDaylight = false, next = Int64.max
         for candidate in year - 1...year + 1 {
-            let changes = [
-                (rule.start.localSeconds(in: candidate) - Int64(standardOffset), daylight),
-                (rule.end.localSeconds(in: candidate) - Int64(rule.offset), standard),
-            ]
-            for (at, type) in changes where at <= instant && at >= latest.at {
-                latest = (at, type)
+            let start = rule.start.localSeconds(in: candidate) - Int64(standardOffset)
+            let end = rule.end.localSeconds(in: candidate) - Int64(rule.offset)
+            if start > clamped {
+                next = min(next, start)
+            } else if start >= latest {
+                (latest, latestIsDaylight) = (start, true)
+            }
+            if end > clamped {
+                next = min(next, end)
+            } else if end >= latest {
+                (latest, latestIsDaylight) = (end, false)
             }
         }
-        return latest.type
+        let type =
+            latestIsDaylight
+            ? LocalTimeType(utcOffset: rule.offset, isDaylightSaving: true, abbreviation: rule.name) : standard
+        guard clamped == instant else {
+            return LocalTimeSpan(type: type, start: instant, end: instant == .max ? instant : instant + 1)
+        }
+        let yearStart = GregorianCalendar.daysSinceEpoch(year: year, month: 1, day: 1) * 86_400 - Int64(standardOffset)
+        let yearEnd =
+            GregorianCalendar.daysSinceEpoch(year: year + 1, month: 1, day: 1) * 86_400 - Int64(standardOffset)
+        return LocalTimeSpan(
+            type: type, start: max(latest, yearStart, -limit), end: min(next, yearEnd, limit + 1))
     }
 
     /// Reads the TZ string grammar byte by byte.

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import ReverseGeocoding
@@ -162,6 +163,77 @@ import Testing
         let unknown = try #require(resolve("2019-07-01T14:34:56", offset: "+02:00", zone: "Europe/Paris"))
         #expect(unknown.local == "2019-07-01T14:34:56+02:00")
         #expect(unknown.warnings == [.unknownZone("Europe/Paris")])
+    }
+
+    @Test func theGPSTimeAsAnInstantGivesWhatItsTextGives() throws {
+        let cases: [(String, String, String?, String?)] = [
+            ("2019-07-01T14:34:56", "2019-07-01T12:34:56.24Z", nil, "Europe/Berlin"),
+            ("2019-07-01T14:34:56", "2019-07-01T12:34:56.000000001Z", "5", "Asia/Kathmandu"),
+            ("2019-07-01T14:34:56", "2019-06-01T12:34:56Z", nil, "America/New_York"),
+            ("2019-07-01T14:34:56", "2019-07-01T12:34:56.5Z", nil, nil),
+        ]
+        for (wall, gps, subSeconds, zone) in cases {
+            let parsed = try #require(CaptureTime.parseGPSTime(gps))
+            let byText = resolve(wall, subSeconds: subSeconds, gps: gps, zone: zone)
+            let byInstant = CaptureTime.resolve(
+                dateTimeOriginal: wall, subSeconds: subSeconds, gpsTime: parsed, zone: zone, rules: rules)
+            #expect(byText == byInstant)
+            #expect(byText?.utc != nil)
+        }
+    }
+
+    @Test func isoTextIsTheTimeItsFractionAndItsOffsetJoined() {
+        var generator = SeededGenerator(state: 1407)
+        var times = [
+            CivilDateTime(year: 0, month: 1, day: 1), CivilDateTime(year: 9999, month: 12, day: 31, hour: 23),
+            CivilDateTime(year: -1, month: 1, day: 1), CivilDateTime(year: 10000, month: 1, day: 1),
+        ]
+        for _ in 0..<200 {
+            times.append(
+                CivilDateTime(secondsSinceEpoch: Int64.random(in: -70_000_000_000...300_000_000_000, using: &generator))
+            )
+        }
+        let fractions = [0, 1, 10, 240_000_000, 495_109_000, 999_999_999, 5]
+        let offsets: [Int?] = [nil, 0, 7200, -12_600, 3208, -17_762, 20_700, 99 * 3600 + 59, 100 * 3600, -50_400]
+        for time in times {
+            for nanoseconds in fractions {
+                for offset in offsets {
+                    let joined =
+                        time.description + CaptureTime.fractionText(nanoseconds)
+                        + (offset.map(CaptureTime.offsetText) ?? "Z")
+                    #expect(CaptureTime.isoText(time, nanoseconds: nanoseconds, offset: offset) == joined)
+                }
+            }
+        }
+    }
+
+    @Test func thePartsOfTheTextsParseFromTheirBytes() {
+        #expect(CaptureTime.parseFraction(" 24 \u{0}") == 240_000_000)
+        #expect(CaptureTime.parseFraction("1234567891") == 123_456_789)
+        #expect(CaptureTime.parseFraction("") == nil)
+        #expect(CaptureTime.parseFraction("2a") == nil)
+        #expect(CaptureTime.parseOffset("-03:30") == -12_600)
+        #expect(CaptureTime.parseOffset("+14:59") == 53_940)
+        #expect(CaptureTime.parseOffset("+15:00") == nil)
+        #expect(CaptureTime.parseOffset("+0a:00") == nil)
+        #expect(CaptureTime.parseOffset("+02:00 ") == nil)
+        #expect(CaptureTime.parseGPSTime("2019-07-01T12:34:56Z")! == (1_561_984_496, 0))
+        #expect(CaptureTime.parseGPSTime("2019-07-01T12:34:56.05Z")! == (1_561_984_496, 50_000_000))
+        #expect(CaptureTime.parseGPSTime("2019-07-01T12:34:56.Z") == nil)
+        #expect(CaptureTime.parseGPSTime("2019-07-01T12:34:56,5Z") == nil)
+        #expect(
+            CaptureTime.parseDateTime("2019:07:01 14:34:56")
+                == CivilDateTime(year: 2019, month: 7, day: 1, hour: 14, minute: 34, second: 56))
+        #expect(CaptureTime.parseDateTime("2019:07-01 14:34:56") == nil)
+    }
+
+    @Test(
+        arguments: [
+            (0, "0 s"), (59, "59 s"), (60, "1 min"), (3600, "1 h"), (86_400, "1 d"), (90_061, "1 d 1 h 1 min 1 s"),
+            (11_232, "3 h 7 min 12 s"), (1_000_000_000, "11574 d 1 h 46 min 40 s"), (3_600_000, "41 d 16 h"),
+        ] as [(Int64, String)])
+    func durationsNameTheirNonZeroUnits(seconds: Int64, text: String) {
+        #expect(CaptureTimeWarning.duration(seconds) == text)
     }
 
     @Test func withNeitherTimeThereIsNone() {

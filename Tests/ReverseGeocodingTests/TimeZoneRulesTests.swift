@@ -231,6 +231,115 @@ private func civil(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _
         #expect(godthab.offset(at: instant("2030-03-31T01:00:00Z")).utcOffset == -3600)
     }
 
+    /// The rule of a POSIX TZ string as ``POSIXTimeZone/offset(at:)`` computed it before it had
+    /// spans: the last of the changes of three years at or before the instant.
+    static func referenceOffset(_ rule: POSIXTimeZone, at instant: Int64) -> Int {
+        guard let daylight = rule.daylight else { return rule.standardOffset }
+        let instant = min(max(instant, -1 << 50), 1 << 50)
+        let year = CivilDateTime(secondsSinceEpoch: instant + Int64(rule.standardOffset)).year
+        var latest = (at: Int64.min, offset: rule.standardOffset)
+        for candidate in year - 1...year + 1 {
+            let changes = [
+                (daylight.start.localSeconds(in: candidate) - Int64(rule.standardOffset), daylight.offset),
+                (daylight.end.localSeconds(in: candidate) - Int64(daylight.offset), rule.standardOffset),
+            ]
+            for (at, offset) in changes where at <= instant && at >= latest.at { latest = (at, offset) }
+        }
+        return latest.offset
+    }
+
+    @Test func everyInstantOfASpanHasItsOffsetAndItsEndsAreChanges() throws {
+        var generator = SeededGenerator(state: 14)
+        let from = instant("1700-01-01T00:00:00Z"), to = instant("2300-01-01T00:00:00Z")
+        for name in TimeZoneFixture.zones {
+            let zone = try #require(rules.zone(named: name))
+            var instants = (0..<300).map { _ in Int64.random(in: from...to, using: &generator) }
+            instants += rules.transitionInstants(zone).flatMap { [$0 - 1, $0, $0 + 1] }
+            instants += [.min, .min + 1, -(1 << 50) - 1, -(1 << 50), 1 << 50, (1 << 50) + 1, .max - 1, .max]
+            for instant in instants {
+                let span = rules.span(zone, containing: instant)
+                #expect(span.contains(instant) || instant == .max, "\(name) at \(instant): \(span)")
+                // Every instant inside has the span's type, asked for on its own.
+                var inside = [span.start, span.end &- 1]
+                if span.end > span.start { inside.append(Int64.random(in: span.start..<span.end, using: &generator)) }
+                for other in inside where span.contains(other) {
+                    #expect(rules.offset(zone, atUTC: other) == span.type, "\(name): \(other) in \(span)")
+                }
+                // A span's ends are where the offset, the flag or the name changes, or where the
+                // rule's year does (in its POSIX TZ string's years).
+                if span.end > span.start, span.end != .max, span.end < 1 << 50 {
+                    let after = rules.offset(zone, atUTC: span.end)
+                    let newYear =
+                        zone.footer.map { footer in
+                            let local = span.end + Int64(footer.standardOffset)
+                            return CivilDateTime(secondsSinceEpoch: local).year
+                                != CivilDateTime(secondsSinceEpoch: local - 1).year
+                        } ?? false
+                    let transition = rules.transitionInstants(zone).contains(span.end)
+                    #expect(after != span.type || newYear || transition, "\(name): \(span) ends at no change")
+                }
+                if let footer = zone.footer, instant >= rules.transitionInstants(zone).last ?? .min {
+                    #expect(span.type.utcOffset == Self.referenceOffset(footer, at: instant), "\(name) at \(instant)")
+                }
+            }
+        }
+    }
+
+    @Test func theMemoAnswersAsTheRulesWhateverTheOrderOfQuestions() throws {
+        let memo = TimeZoneMemo()
+        var generator = SeededGenerator(state: 2014)
+        let from = instant("1850-01-01T00:00:00Z"), to = instant("2150-01-01T00:00:00Z")
+        // Runs of one zone and season, changes of zone, and the hours around transitions.
+        var questions: [(String, Int64)] = []
+        for _ in 0..<400 {
+            let name = TimeZoneFixture.zones.randomElement(using: &generator)!
+            let zone = try #require(rules.zone(named: name))
+            let near = rules.transitionInstants(zone).filter { $0 > from && $0 < to }
+            var base = Int64.random(in: from...to, using: &generator)
+            if Bool.random(using: &generator), let change = near.randomElement(using: &generator) { base = change }
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                questions.append((name, base + Int64.random(in: -200_000...200_000, using: &generator)))
+            }
+        }
+        for (name, seconds) in questions {
+            let zone = try #require(memo.zone(named: name, in: rules))
+            #expect(zone == rules.zone(named: name))
+            let local = CivilDateTime(secondsSinceEpoch: seconds)
+            #expect(memo.utc(fromLocal: local, zone: zone, in: rules) == rules.utc(fromLocal: local, zone: zone))
+            #expect(memo.offset(zone, atUTC: seconds, in: rules) == rules.offset(zone, atUTC: seconds))
+        }
+        #expect(memo.zone(named: "Europe/Paris", in: rules) == nil)
+        #expect(memo.zone(named: "Europe/Paris", in: rules) == nil)
+    }
+
+    @Test func zonesOfOneRuleSetShareItsPOSIXRuleByReference() throws {
+        let calcutta = try #require(rules.zone(named: "Asia/Calcutta"))
+        let kolkata = try #require(rules.zone(named: "Asia/Kolkata"))
+        let berlin = try #require(rules.zone(named: "Europe/Berlin"))
+        #expect(calcutta.rule != nil && calcutta.rule === kolkata.rule)
+        #expect(berlin.rule === rules.zone(named: "Europe/Berlin")?.rule)
+        #expect(berlin.footer == POSIXTimeZone("CET-1CEST,M3.5.0,M10.5.0/3"))
+        #expect(calcutta != kolkata && calcutta == rules.zone(named: "Asia/Calcutta"))
+    }
+
+    @Test func theMemoForgetsTheAnswersOfOtherRules() throws {
+        // The fixture with Europe/Berlin renamed Europe/Berlio (still in order): other rules,
+        // which lack Europe/Berlin.
+        var bytes = try TestSupport.readWholeFile(TimeZoneFixture.path)
+        let name = Array("Europe/Berlin".utf8)
+        let at = try #require(
+            (0...bytes.count - name.count).first { bytes[$0..<$0 + name.count].elementsEqual(name) })
+        bytes[at + name.count - 1] = UInt8(ascii: "o")
+        let other = try OwnedTimeZoneRules(bytes)
+        #expect(other.rules.zone(named: "Europe/Berlin") == nil)
+        #expect(other.rules.zone(named: "Europe/Berlio") != nil)
+        let memo = TimeZoneMemo()
+        let berlin = try #require(memo.zone(named: "Europe/Berlin", in: rules))
+        _ = memo.offset(berlin, atUTC: instant("2021-07-01T00:00:00Z"), in: rules)
+        #expect(memo.zone(named: "Europe/Berlin", in: other.rules) == nil)
+        #expect(memo.zone(named: "Europe/Berlin", in: rules) == berlin)
+    }
+
     @Test func damagedBytesAreAnErrorNotACrash() throws {
         let good = try TestSupport.readWholeFile(TimeZoneFixture.path)
         func open(_ bytes: [UInt8]) -> TimeZoneRulesError? {

@@ -22,6 +22,18 @@ extension Context {
         var point: MapPoint? = nil
     }
 
+    /// What a scan's worker hands back for a batch of files: their ``Processed`` and the buffer
+    /// of their JSON or NDJSON renderings, one after the other (each rendering's
+    /// ``RecordFormatter/Rendered/span`` says where its record is).
+    ///
+    /// The buffer is handed over, not copied (a copy of a batch's 30-odd KiB cost more than
+    /// rendering into it): the worker that filled it makes a new one for its next batch and
+    /// never touches this one again, so only the thread that delivers the batch reads it.
+    struct ProcessedBatch: @unchecked Sendable {
+        var items: [Processed]
+        var rendered: ByteBuffer? = nil
+    }
+
     /// Reads, geocodes and renders photos in parallel and writes them in order: the shared core of
     /// `locate` and `scan`.
     ///
@@ -83,11 +95,22 @@ extension Context {
         }
 
         /// Writes a batch of records, in order, with their diagnostics; called by the pipeline.
-        func deliver(_ batch: [Processed]) {
+        func deliver(_ batch: [Processed]) { deliver(ProcessedBatch(items: batch)) }
+
+        /// ``deliver(_:)-([Processed])`` of a batch whose records' bytes are in one array.
+        func deliver(_ batch: ProcessedBatch) {
             state.withLock { state in
                 // Through the array's buffer: each record is read where it lies, not copied out.
-                batch.withUnsafeBufferPointer { batch in
-                    for index in batch.indices { deliver(batch[index], &state) }
+                batch.items.withUnsafeBufferPointer { items in
+                    func deliverAll(_ bytes: UnsafeRawBufferPointer) {
+                        guard let first = items.baseAddress else { return }
+                        for index in items.indices { deliver(first + index, bytes: bytes, &state) }
+                    }
+                    if let rendered = batch.rendered {
+                        rendered.withUnsafeBytes(deliverAll)
+                    } else {
+                        deliverAll(UnsafeRawBufferPointer(start: nil, count: 0))
+                    }
                 }
                 // NDJSON goes out as soon as a batch is ready: one write per batch, not per line;
                 // so do records on the terminal that shows the bar, before it is drawn again.
@@ -99,52 +122,48 @@ extension Context {
             }
         }
 
-        /// Writes one record and its diagnostics, holding the lock.
-        private func deliver(_ processed: Processed, _ state: inout State) {
-            guard !processed.notAPhoto else {
+        /// Writes one record and its diagnostics, holding the lock; `bytes` are those of its batch.
+        ///
+        /// The record is read through the pointer, where it lies in the batch: passed on as a
+        /// value, each record was copied (retaining every string in it).
+        private func deliver(_ processed: UnsafePointer<Processed>, bytes: UnsafeRawBufferPointer, _ state: inout State)
+        {
+            guard !processed.pointee.notAPhoto else {
                 state.progress.advance()
                 return state.summary.addNotAPhoto()
             }
-            deliver(processed.record, rendered: processed.rendered, point: processed.point, &state)
-        }
-
-        /// ``deliver(_:_:)`` of a photo's record, given as the parts of what the worker handed
-        /// back: read where they lie, not copied out of it.
-        private func deliver(
-            _ record: PhotoRecord, rendered: RecordFormatter.Rendered?, point: MapPoint?, _ state: inout State
-        ) {
             // The map's title counts every file read, also those a filter leaves out.
             if output.format.isMap { state.map.records += 1 }
-            switch record.reading.status {
+            let status = processed.pointee.record.reading.status
+            switch status {
             case .located: break
             case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
             case .error: state.outcome.sawError = true
             }
-            let printed = rendered != nil && !summaryOnly
+            let printed = processed.pointee.rendered != nil && !summaryOnly
             if !output.quiet {
-                if let error = record.reading.error {
+                if let error = processed.pointee.record.reading.error {
                     // On a terminal that shows both streams, the error record already says it.
                     if !(printed && sharesTerminal) {
-                        diagnose("phototag: \(quotedForTerminal(record.file)): \(error)\n", state)
+                        diagnose("phototag: \(quotedForTerminal(processed.pointee.record.file)): \(error)\n", state)
                     }
                 } else if output.format == .text {
                     // An unusable GPS block's warnings are in the record line itself.
-                    let shown =
-                        record.reading.status == .located
-                        ? record.warnings : record.time?.warnings.map(\.description) ?? []
+                    let record = processed.pointee.record
+                    let shown = status == .located ? record.warnings : record.time?.warnings.map(\.description) ?? []
                     for warning in shown {
                         diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n", state)
                     }
                 }
             }
-            if let rendered {
+            if let rendered = processed.pointee.rendered {
                 // Counting takes the place's strings and a few dictionary updates per record,
                 // under the lock: only when a summary will be written.
-                if output.summary { state.summary.add(record) }
-                if output.format.isMap, let point { state.map.points.append(point) }
+                if output.summary { state.summary.add(processed.pointee.record) }
+                if output.format.isMap, let point = processed.pointee.point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }
-                    state.emitter.emit(rendered, to: state.context.output)
+                    state.emitter.emit(rendered, to: state.context.output, batch: bytes)
                 }
             }
             state.progress.advance()

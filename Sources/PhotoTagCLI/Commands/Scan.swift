@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagMap
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -118,10 +119,18 @@ extension Context {
         let readsAhead = readers > processorCount()
         let cpu = CPUSlots(count: processorCount(), threads: readers)
         let gate = WorkerGate(reserved: readers - processorCount())
-        @Sendable func process(_ batch: [ScanItem]) -> [Processed] {
-            // One buffer renders the batch's records.
-            let scratch = ByteBuffer(capacity: 1024)
-            guard readsAhead else { return batch.map { compute($0, reading: nil, scratch: scratch) } }
+        let rendersJSON = formatter.format == .json || formatter.format == .ndjson
+        @Sendable func process(_ batch: [ScanItem]) -> ProcessedBatch {
+            // The batch's JSON records are rendered one after the other into one buffer, handed
+            // over with the batch; the other formats through a buffer of their own.
+            let rendered = ByteBuffer(capacity: rendersJSON ? 64 << 10 : 16)
+            let scratch = ByteBuffer(capacity: rendersJSON ? 16 : 1024)
+            func scanned(_ items: [Processed]) -> ProcessedBatch {
+                ProcessedBatch(items: items, rendered: rendersJSON ? rendered : nil)
+            }
+            guard readsAhead else {
+                return scanned(batch.map { compute($0, reading: nil, rendered: rendered, scratch: scratch) })
+            }
             var processed: [Processed] = []
             processed.reserveCapacity(batch.count)
             var start = 0
@@ -141,18 +150,22 @@ extension Context {
                     cpu.run {
                         for (slot, item) in zip(opened.indices, group) {
                             let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil
-                            processed.append(compute(item, reading: reading, scratch: scratch))
+                            processed.append(compute(item, reading: reading, rendered: rendered, scratch: scratch))
                         }
                     }
                     for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
                     start += group.count
                 }
             }
-            return processed
+            return scanned(processed)
         }
-        /// The record of `item`; `reading` is its file's when already read. `scratch` is the
-        /// buffer the record is rendered in.
-        @Sendable func compute(_ item: ScanItem, reading: GPSReading?, scratch: ByteBuffer) -> Processed {
+        /// The record of `item`; `reading` is its file's when already read. A JSON record is
+        /// rendered after those in `rendered`, any other in `scratch`.
+        @Sendable func compute(
+            _ item: ScanItem, reading: GPSReading?, rendered: ByteBuffer, scratch: ByteBuffer
+        )
+            -> Processed
+        {
             var record: PhotoRecord
             switch item {
             case .file(let path, let sniffed, let sidecars, _):
@@ -187,22 +200,23 @@ extension Context {
             }
             record.resolveTime()
             guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
-            // Rendered from the record where it lies in what is handed back (no copy of it).
-            var processed = Processed(record: record, rendered: nil)
-            processed.rendered = formatter.render(photo: processed.record, scratch: scratch)
+            // Rendered from the local record, which then moves into what is handed back (no
+            // copy of it: rendering into the Processed's own record copied it, to assign beside it).
+            let rendering = formatter.render(photo: record, appendingTo: rendered, scratch: scratch)
+            var point: MapPoint? = nil
             if formatter.format.isMap {
                 switch item {
                 case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _):
-                    processed.point = MapOutput.point(processed.record, path: path)
+                    point = MapOutput.point(record, path: path)
                 }
             }
-            return processed
+            return Processed(record: record, rendered: rendering, point: point)
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
         // of per file, which was a good part of a scan's time in the kernel. (Each batch's
         // records and diagnostics are written together: the batches' size sets how the two
         // streams interleave on one terminal, so it stays 32 whatever the number of readers.)
-        let pipeline = OrderedPipeline<[ScanItem], [Processed]>(
+        let pipeline = OrderedPipeline<[ScanItem], ProcessedBatch>(
             workers: readers, window: max(16, 2 * readers), gate: gate, work: process,
             deliver: run.deliver)
         var walker = FileWalker(

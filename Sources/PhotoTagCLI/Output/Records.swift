@@ -45,8 +45,17 @@ struct PhotoRecord: Sendable {
     /// The record's warnings as written: the GPS reading's, the place's (at sea), then the
     /// capture time's.
     var warnings: [String] {
-        reading.warnings.map(\.description) + sidecarWarnings + (place.location?.atSea == true ? [atSeaWarning] : [])
-            + (time?.warnings.map(\.description) ?? [])
+        var warnings: [String] = []
+        forEachWarning { warnings.append($0) }
+        return warnings
+    }
+
+    /// Calls `body` with each of ``warnings``, in their order, without making the list.
+    func forEachWarning(_ body: (String) -> Void) {
+        for warning in reading.warnings { body(warning.description) }
+        for warning in sidecarWarnings { body(warning) }
+        if place.location?.atSea == true { body(atSeaWarning) }
+        for warning in time?.warnings ?? [] { body(warning.description) }
     }
 
     /// What pairing with sidecars adds: a sidecar that cannot be read, the position it filled
@@ -55,12 +64,73 @@ struct PhotoRecord: Sendable {
 
     /// Works out ``time`` from the camera's clock, the GPS time and ``PlaceResult/timeZone``,
     /// with the tz rules compiled into the binary (read only when there is a zone).
+    ///
+    /// The GPS time goes in as the instant it stands for, not as the text of its description to
+    /// be parsed back.
     mutating func resolveTime() {
         let camera = reading.camera, zone = place.timeZone
         time = CaptureTime.resolve(
             dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
-            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTimestamp: reading.fix?.timestamp?.description,
+            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTime: reading.fix?.timestamp.map(\.instant),
             zone: zone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
+    }
+}
+
+extension GPSTimestamp {
+    /// The longest ``description``: `YYYY-MM-DDTHH:MM:SS.fffffffffZ`.
+    static let maximumLength = 30
+
+    /// Writes ``description`` into `text` (at least ``maximumLength`` bytes) and returns its
+    /// length: a record's JSON writes the text from there, without making a string of it.
+    func write(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let seconds = Int(nanosecondOfDay / 1_000_000_000)
+        var fraction = Int(nanosecondOfDay % 1_000_000_000)
+        var fractionDigits = 0
+        if fraction != 0 {
+            fractionDigits = 9
+            while fraction % 10 == 0 {
+                fraction /= 10
+                fractionDigits -= 1
+            }
+        }
+        var index = 0
+        func put(_ byte: UInt8) {
+            text[index] = byte
+            index += 1
+        }
+        func put(_ value: Int, digits: Int) {
+            var rest = value, place = index + digits
+            while place > index {
+                place -= 1
+                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            index += digits
+        }
+        put(year, digits: 4)
+        put(UInt8(ascii: "-"))
+        put(month, digits: 2)
+        put(UInt8(ascii: "-"))
+        put(day, digits: 2)
+        put(UInt8(ascii: "T"))
+        put(seconds / 3600, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(seconds / 60 % 60, digits: 2)
+        put(UInt8(ascii: ":"))
+        put(seconds % 60, digits: 2)
+        if fractionDigits > 0 {
+            put(UInt8(ascii: "."))
+            put(fraction, digits: fractionDigits)
+        }
+        put(UInt8(ascii: "Z"))
+        return index
+    }
+
+    /// The instant, as seconds since 1970-01-01T00:00:00Z and the nanoseconds of its second:
+    /// what ``CaptureTime`` reads from the ``description`` (`2019-07-01T12:34:56.24Z`).
+    var instant: (seconds: Int64, nanoseconds: Int) {
+        let midnight = CivilDateTime(year: year, month: month, day: day).secondsSinceEpoch
+        return (midnight + nanosecondOfDay / 1_000_000_000, Int(nanosecondOfDay % 1_000_000_000))
     }
 }
 
@@ -183,8 +253,25 @@ extension PhotoRecord {
     /// (before the place, the place, after it). Nothing is open around it, so the pieces need no
     /// separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
+        // The GPS time's text is written on the stack, not made a string.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: GPSTimestamp.maximumLength) { text in
+            let timestamp = reading.fix?.timestamp.map {
+                UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[0..<$0.write(into: text)]))
+            }
+            writeCompactHead(timestamp: timestamp, to: &json)
+        }
+        writePlace(place.location, to: &json)
+        if nearby {
+            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
+            writeNearby(place.nearby, to: &json)
+        }
+        writeCompactTail(to: &json)
+    }
+
+    /// The first piece of ``writeCompact(to:nearby:)``, up to the `place` key; `timestamp` is
+    /// the text of the GPS time.
+    private func writeCompactHead(timestamp: UnsafeRawBufferPointer?, to json: inout JSONWriter) {
         let fix = reading.fix
-        let timestamp = fix?.timestamp?.description
         // The keys and punctuation of the first piece take under 200 bytes.
         var room = 256 + JSONCursor.room(file) + JSONCursor.room(sidecar) + JSONCursor.room(reading.status.rawValue)
         if let fix {
@@ -227,29 +314,30 @@ extension PhotoRecord {
             }
             out.raw(",\"place\":")
         }
-        writePlace(place.location, to: &json)
-        if nearby {
-            json.piece(atMost: 16) { $0.raw(",\"nearby\":") }
-            writeNearby(place.nearby, to: &json)
-        }
+    }
+
+    /// The last piece of ``writeCompact(to:nearby:)``, from the `camera` key.
+    private func writeCompactTail(to json: inout JSONWriter) {
+        // The capture time's texts are written on the stack, not made strings.
+        guard let time else { return writeCompactTail(utc: nil, local: nil, to: &json) }
+        time.withTexts { utc, local in writeCompactTail(utc: utc, local: local, to: &json) }
+    }
+
+    /// ``writeCompactTail(to:)`` with the texts of the capture time.
+    private func writeCompactTail(
+        utc: UnsafeRawBufferPointer?, local: UnsafeRawBufferPointer?, to json: inout JSONWriter
+    ) {
         let camera = reading.camera
-        let error = reading.error?.description
-        // Most records have no warning: then no list of them is made.
-        let hasWarnings =
-            !reading.warnings.isEmpty || !sidecarWarnings.isEmpty || place.location?.atSea == true
-            || time?.warnings.isEmpty == false
-        let warnings = hasWarnings ? self.warnings : []
-        // The keys and punctuation of the last piece take under 200 bytes.
-        room = 256 + JSONCursor.room(error)
+        // The keys and punctuation of this piece take under 200 bytes.
+        var room = 256
         if let camera {
             room += JSONCursor.room(camera.make) + JSONCursor.room(camera.model)
             room += JSONCursor.room(camera.dateTimeOriginal) + JSONCursor.room(camera.offsetTimeOriginal)
         }
         if let time {
-            room += JSONCursor.room(time.utc) + JSONCursor.room(time.local)
+            room += JSONCursor.room(utc) + JSONCursor.room(local)
             room += JSONCursor.room(time.offsetSource?.rawValue)
         }
-        for warning in warnings { room += 1 + JSONCursor.room(warning) }
         json.piece(atMost: room) { out in
             out.raw(",\"camera\":")
             if let camera {
@@ -268,9 +356,9 @@ extension PhotoRecord {
             out.raw(",\"time\":")
             if let time {
                 out.raw("{\"utc\":")
-                out.string(time.utc)
+                out.string(utc)
                 out.raw(",\"local\":")
-                out.string(time.local)
+                out.string(local)
                 out.raw(",\"offsetSource\":")
                 out.string(time.offsetSource?.rawValue)
                 out.raw("}")
@@ -278,10 +366,18 @@ extension PhotoRecord {
                 out.raw("null")
             }
             out.raw(",\"warnings\":[")
-            for (index, warning) in warnings.enumerated() {
-                if index > 0 { out.raw(",") }
+        }
+        // Each warning a piece of its own, as it is made: no list of them.
+        var first = true
+        forEachWarning { warning in
+            json.piece(atMost: 1 + JSONCursor.room(warning)) { out in
+                if !first { out.raw(",") }
                 out.string(warning)
             }
+            first = false
+        }
+        let error = reading.error?.description
+        json.piece(atMost: 32 + JSONCursor.room(error)) { out in
             out.raw("],\"error\":")
             out.string(error)
             out.raw("}")

@@ -33,6 +33,9 @@ struct RecordFormatter: Sendable {
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
         var bytes: [UInt8]
+        /// A scan's JSON or NDJSON record: where it lies in its batch's bytes
+        /// (``Context/ProcessedBatch``); `bytes` is then empty.
+        var span: Range<Int>? = nil
         /// Text only: the first column (the file), padded when written.
         var column: String? = nil
         /// Text only: lines under the record (nearby places).
@@ -43,14 +46,17 @@ struct RecordFormatter: Sendable {
         render(record, scratch: nil)
     }
 
-    /// ``render(_:scratch:)`` of a photo's record: JSON and NDJSON are written from the record
-    /// itself, without the copy of it that a ``Record`` holds.
-    func render(photo record: PhotoRecord, scratch: ByteBuffer) -> Rendered {
+    /// ``render(_:scratch:)`` of a photo's record in a batch: JSON and NDJSON are written from
+    /// the record itself (without the copy of it that a ``Record`` holds) after what `batch`
+    /// holds, and the rendering says where (``Rendered/span``): a worker hands over the bytes of
+    /// a batch's records as one array, not an array per record. The other formats are rendered
+    /// through `scratch`.
+    func render(photo record: PhotoRecord, appendingTo batch: ByteBuffer, scratch: ByteBuffer) -> Rendered {
         guard format == .json || format == .ndjson else { return render(.photo(record), scratch: scratch) }
-        scratch.removeAll()
-        var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0, into: scratch)
+        let start = batch.count
+        var json = JSONWriter(pretty: format == .json, depth: format == .json ? 1 : 0, into: batch)
         record.write(to: &json, nearby: nearby)
-        return Rendered(bytes: scratch.bytes)
+        return Rendered(bytes: [], span: start..<batch.count)
     }
 
     /// ``render(_:)``, writing into `scratch` (emptied first) rather than a buffer of its own:
@@ -267,16 +273,27 @@ struct RecordEmitter {
 
     /// Writes a rendered record to `sink`: the bytes ``emit(_:)`` returns, but for the formats
     /// that only add a separator or a newline, written from the rendered bytes as they are
-    /// rather than copied into one array first.
-    mutating func emit(_ rendered: RecordFormatter.Rendered, to sink: OutputSink) {
+    /// rather than copied into one array first. `batch` holds the bytes of a rendering that
+    /// has a ``RecordFormatter/Rendered/span``.
+    mutating func emit(
+        _ rendered: RecordFormatter.Rendered, to sink: OutputSink,
+        batch: UnsafeRawBufferPointer = .init(start: nil, count: 0)
+    ) {
+        func body() {
+            if let span = rendered.span {
+                sink.write(UnsafeRawBufferPointer(rebasing: batch[span]))
+            } else {
+                sink.write(rendered.bytes)
+            }
+        }
         switch formatter.format {
         case .ndjson:
-            sink.write(rendered.bytes)
+            body()
             withUnsafeBytes(of: UInt8(0x0A)) { sink.write($0) }
             count += 1
         case .json, .geojson, .csv:
             sink.write(formatter.separator(at: count))
-            sink.write(rendered.bytes)
+            body()
             count += 1
         case .text, .svg, .html:
             sink.write(emit(rendered))

@@ -49,9 +49,12 @@ extension OutputSink {
 public final class FileSink: OutputSink {
     /// The file descriptor written to.
     public let descriptor: Int32
-    private var buffer: [UInt8] = []
+    /// What is written and not yet flushed. (No run-time exclusivity checks on it and
+    /// ``isClosed``: they cost a thread-local lookup per record, and every access is a plain
+    /// read or write of the sink's own, which its user serializes.)
+    @exclusivity(unchecked) private var buffer: [UInt8] = []
     /// Whether a write failed or the reader went away (see ``OutputSink/isClosed``).
-    public private(set) var isClosed = false
+    @exclusivity(unchecked) public private(set) var isClosed = false
     /// The `errno` of a failed write other than `EPIPE` (see ``OutputSink/writeError``).
     public private(set) var writeError: Int32?
     /// Whether the descriptor is a terminal (`isatty(3)`).

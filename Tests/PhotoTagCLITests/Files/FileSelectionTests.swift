@@ -59,6 +59,18 @@ import Testing
 
     // MARK: Names
 
+    @Test func aPathIsItsFolderASlashAndItsNameWithoutADoubledSlash() {
+        func joined(_ folder: String, _ name: String) -> String {
+            String(decoding: join(Array(folder.utf8), Array(name.utf8)), as: UTF8.self)
+        }
+        #expect(joined("photos", "a.jpg") == "photos/a.jpg")
+        #expect(joined("photos/", "a.jpg") == "photos/a.jpg")
+        #expect(joined("/", "tmp") == "/tmp")
+        #expect(joined("", "a.jpg") == "/a.jpg")
+        #expect(joined("a/b", "") == "a/b/")
+        #expect(joined("ä/ß", "日本.jpg") == "ä/ß/日本.jpg")
+    }
+
     @Test func photoExtensionsAndSidecarKindsIgnoreCaseAndNothingElse() {
         func photo(_ name: String) -> Bool { PhotoFiles.hasPhotoExtension(Array(name.utf8)[...]) }
         for name in ["a.jpg", "B.JPG", "c.JpEg", "d.tiff", "e.3gp", "f.x.HEIC", ".png"] {

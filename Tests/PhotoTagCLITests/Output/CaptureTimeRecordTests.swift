@@ -1,8 +1,10 @@
 import Foundation
+import PhotoGPS
 import TestSupport
 import Testing
 
 @testable import PhotoTagCLI
+@testable import ReverseGeocoding
 
 /// A JPEG with just the capture-time and GPS tags a test asks for, built in memory: an EXIF APP1
 /// holding a little-endian TIFF with IFD0 (Make), an Exif IFD and a GPS IFD; no image data.
@@ -200,6 +202,46 @@ struct TimedPhoto {
                 latitude: Self.paris.latitude, longitude: Self.paris.longitude, gpsDate: "2019:07:01",
                 gpsTime: (12, 34, 56.5)))
         #expect(Self.time(record) == ["2019-07-01T12:34:56.5Z", "2019-07-01T14:34:56.5+02:00", "gps"])
+    }
+
+    @Test func aGPSTimestampsInstantIsWhatItsDescriptionReadsAs() throws {
+        let stamps = [
+            GPSTimestamp(year: 2019, month: 7, day: 1, nanosecondOfDay: 45_296_240_000_000),
+            GPSTimestamp(year: 1, month: 1, day: 1, nanosecondOfDay: 0),
+            GPSTimestamp(year: 9999, month: 12, day: 31, nanosecondOfDay: 86_399_999_999_999),
+            GPSTimestamp(year: 2024, month: 2, day: 29, nanosecondOfDay: 1),
+        ]
+        for stamp in stamps {
+            let stamp = try #require(stamp)
+            let read = try #require(CaptureTime.parseGPSTime(stamp.description))
+            #expect(stamp.instant == read, "\(stamp)")
+        }
+    }
+
+    @Test func aGPSTimestampWritesItsDescriptionsBytes() throws {
+        var stamps = [
+            GPSTimestamp(year: 2019, month: 7, day: 1, nanosecondOfDay: 45_296_240_000_000),
+            GPSTimestamp(year: 1, month: 1, day: 1, nanosecondOfDay: 0),
+            GPSTimestamp(year: 9999, month: 12, day: 31, nanosecondOfDay: 86_399_999_999_999),
+            GPSTimestamp(year: 2024, month: 2, day: 29, nanosecondOfDay: 1),
+            GPSTimestamp(year: 305, month: 10, day: 9, nanosecondOfDay: 36_000_500_000_000),
+        ]
+        var generator = SeededGenerator(state: 30)
+        for _ in 0..<200 {
+            stamps.append(
+                GPSTimestamp(
+                    year: Int.random(in: 1...9999, using: &generator), month: Int.random(in: 1...12, using: &generator),
+                    day: Int.random(in: 1...28, using: &generator),
+                    nanosecondOfDay: Int64.random(in: 0..<86_400_000_000_000, using: &generator)
+                        / [1, 1000, 1_000_000, 1_000_000_000].randomElement(using: &generator)!))
+        }
+        for stamp in stamps {
+            let stamp = try #require(stamp)
+            let written = [UInt8](unsafeUninitializedCapacity: GPSTimestamp.maximumLength) { text, count in
+                count = stamp.write(into: text)
+            }
+            #expect(String(decoding: written, as: UTF8.self) == stamp.description)
+        }
     }
 
     @Test func aPhotoWithNoTimeAtAllHasANullTime() throws {

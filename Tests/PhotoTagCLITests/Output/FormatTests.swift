@@ -35,15 +35,40 @@ import Testing
     @Test(arguments: OutputFormat.allCases)
     func aPhotoRendersTheSameFromTheRecordAsFromARecordOfIt(format: OutputFormat) throws {
         let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
-        let scratch = ByteBuffer(capacity: 16)
-        for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg"] {
+        // One batch: each JSON record after the one before in `batch`, the others through `scratch`.
+        let batch = ByteBuffer(capacity: 16), scratch = ByteBuffer(capacity: 16)
+        for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg", "ne-little-endian.jpg"] {
             var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
             record.resolveTime()
             let expected = formatter.render(.photo(record))
-            let rendered = formatter.render(photo: record, scratch: scratch)
-            #expect(rendered.bytes == expected.bytes && rendered.column == expected.column)
+            let rendered = formatter.render(photo: record, appendingTo: batch, scratch: scratch)
+            let bytes = rendered.span.map { span in batch.withUnsafeBytes { Array($0[span]) } } ?? rendered.bytes
+            #expect(bytes == expected.bytes && rendered.column == expected.column)
             #expect(rendered.more == expected.more)
+            #expect((rendered.span != nil) == (format == .json || format == .ndjson))
+            if let span = rendered.span { #expect(span.upperBound == batch.count) }
         }
+    }
+
+    @Test(arguments: [OutputFormat.json, .ndjson, .csv])
+    func recordsRenderedIntoOneBatchAreWrittenFromItsBytes(format: OutputFormat) throws {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        let batch = ByteBuffer(capacity: 16), scratch = ByteBuffer(capacity: 16)
+        var expected: [UInt8] = [], renderings: [RecordFormatter.Rendered] = []
+        var byRecord = RecordEmitter(formatter: formatter)
+        for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg"] {
+            var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
+            record.resolveTime()
+            expected += byRecord.emit(formatter.render(.photo(record)))
+            renderings.append(formatter.render(photo: record, appendingTo: batch, scratch: scratch))
+        }
+        let bytes = batch.bytes
+        let sink = MemorySink()
+        var emitter = RecordEmitter(formatter: formatter)
+        bytes.withUnsafeBytes { bytes in
+            for rendered in renderings { emitter.emit(rendered, to: sink, batch: bytes) }
+        }
+        #expect(sink.bytes == expected)
     }
 
     @Test func jsonAndGeoJSONDecodeWithFoundation() throws {
