@@ -80,7 +80,7 @@ public struct CaptureTime: Hashable, Sendable {
     ///
     /// The zone and the offsets of its clocks are looked up through the calling thread's
     /// ``TimeZoneMemo``: photos in a row are mostly from one place and season.
-    public static func resolve(
+    package static func resolve(
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
         gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil, rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
@@ -242,11 +242,11 @@ public struct CaptureTime: Hashable, Sendable {
     }
 
     /// The longest text of ``utc`` or ``local``.
-    public static let maximumTextLength = 64
+    package static let maximumTextLength = 64
 
     /// Calls `body` with the UTF-8 of ``utc`` and ``local`` (`nil` where there is none), written
     /// on the stack rather than made strings: a record's JSON writes them from there.
-    public func withTexts<T>(_ body: (_ utc: UnsafeRawBufferPointer?, _ local: UnsafeRawBufferPointer?) -> T) -> T {
+    package func withTexts<T>(_ body: (_ utc: UnsafeRawBufferPointer?, _ local: UnsafeRawBufferPointer?) -> T) -> T {
         let length = Self.maximumTextLength
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * length) { buffer in
             func text(_ seconds: Int64, offset: Int?, at start: Int) -> UnsafeRawBufferPointer {
