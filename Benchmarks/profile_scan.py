@@ -25,7 +25,9 @@ counts is the cost of one more file, without the process's start-up, place table
 One worker (`--jobs 1`) keeps the run on one thread, so the counts are exact and repeatable.
 The binary is .build/release/phototag (as `make bench` builds it); valgrind 3.19 cannot read the
 DWARF 5 debug information of the Swift toolchain, so a copy without it (`strip --strip-debug`,
-the symbols stay) is what runs. The larger run's callgrind file is kept in
+the symbols stay) is what runs, with `SWIFT_DETERMINISTIC_HASHING=1`: a Swift process seeds its
+hashing at random, which moved the count of the same binary by up to ±800 instructions per file
+from run to run. The larger run's callgrind file is kept in
 Benchmarks/results/profiles/ (`callgrind_annotate FILE | swift demangle --simplified`).
 
 **geocode** (`--geocode`, and in `bench.py alloc`): the same difference for `phototag geocode
@@ -114,10 +116,14 @@ def debugless_copy(binary, folder):
     return copy
 
 
+# The same hash seed in every run, so that the same binary counts the same instructions.
+DETERMINISTIC = dict(os.environ, SWIFT_DETERMINISTIC_HASHING="1")
+
+
 def callgrind_run(binary, folder, output):
     subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={output}", binary, "scan", "--jobs", "1",
                     "--format", "ndjson", "."], cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
+                   check=True, env=DETERMINISTIC)
     return parse_callgrind(output)
 
 
@@ -178,7 +184,7 @@ def geocode_per_point(binary, cache, keep=None, small=20_000, large=200_000):
                 # Exit status 1: some points (at sea, far from any place) have no place.
                 run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={output}", copy,
                                       "geocode", "--format", "ndjson"], stdin=stdin, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+                                     stderr=subprocess.DEVNULL, env=DETERMINISTIC)
                 if run.returncode not in (0, 1):
                     raise RuntimeError(f"phototag geocode under callgrind exited with {run.returncode}")
             results.append(parse_callgrind(output))
