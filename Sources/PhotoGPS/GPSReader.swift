@@ -77,7 +77,7 @@ public struct GPSReader: Sendable {
     /// and is never opened.
     public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
-        return withCPath(path) { cPath in
+        return withTemporaryCPath(path) { cPath in
             let source: FileSource
             do throws(PhotoGPSError) {
                 source = try FileSource(cPath: cPath)
@@ -88,6 +88,19 @@ public struct GPSReader: Sendable {
                 return .failure(error)
             }
             return read(source: source)
+        }
+    }
+
+    /// Calls `body` with `path` as a NUL-terminated C string, written into temporary memory (on
+    /// the stack for any usual path) rather than an array: a scan asks for one per file.
+    /// (`withCPath` of PhotoTagSupport makes an array.)
+    private func withTemporaryCPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count + 1) { characters in
+            path.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(characters).copyMemory(from: bytes)
+            }
+            characters[path.count] = 0
+            return body(UnsafePointer(characters.baseAddress!))
         }
     }
 
@@ -307,7 +320,9 @@ public struct GPSReader: Sendable {
             return GPSReading(status: .invalidGPS, camera: camera, warnings: warnings)
         }
         let decoded = GPSFix.decode(block.gpsTags())
-        warnings += decoded.warnings
+        // Most blocks have no warning before these: take the decoder's array as it is (appending
+        // to an empty one makes a copy).
+        if warnings.isEmpty { warnings = decoded.warnings } else { warnings += decoded.warnings }
         if let fix = decoded.fix {
             return GPSReading(status: .located, fix: fix, camera: camera, warnings: warnings)
         }

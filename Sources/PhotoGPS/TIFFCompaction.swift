@@ -203,7 +203,7 @@ enum CompactTIFF {
 
         /// Calls `body` with the compact block, written into temporary memory (on the stack when
         /// small, as the block of a camera's photo is) rather than an array.
-        func withBlock<Result, Failure: Error>(
+        func withBlock<Result: ~Copyable, Failure: Error>(
             _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
         ) throws(Failure) -> Result {
             try CompactTIFF.withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps, body)
@@ -265,30 +265,34 @@ enum CompactTIFF {
         withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) { Array($0) }
     }
 
+    /// The room the values of `entries` that go out of line take at most in the block: each one
+    /// over 4 bytes and not over ``valueLimit``, plus a byte of padding.
+    private static func outOfLineRoom(_ entries: [TIFFEntry]) -> Int {
+        var room = 0
+        for entry in entries where entry.value.count > 4 && entry.value.count <= valueLimit {
+            room += entry.value.count + 1
+        }
+        return room
+    }
+
     /// ``build(bigEndian:ifd0:exif:gps:)`` into temporary memory, handed to `body`.
     ///
     /// Each IFD's entries are its kept ones in ascending tag order, those of one tag in the order
     /// read (a stable sort by tag); they are written tag by tag straight from the lists read, so
     /// no filtered or sorted copy of a list is made.
-    static func withBlock<Result, Failure: Error>(
+    static func withBlock<Result: ~Copyable, Failure: Error>(
         bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS,
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // Room for what it can hold at most: `Exif\0\0` and the 8-byte header; per IFD its count,
         // next offset and padding; every entry read and the two pointers; every value that does
         // not fit in its entry and is not over the limit, padded to even.
-        var entries = 2
-        var values = 0
-        func count(_ entry: TIFFEntry) {
-            if entry.value.count > 4 && entry.value.count <= valueLimit { values += entry.value.count + 1 }
-        }
-        entries += ifd0.count + exif.count
-        for entry in ifd0 { count(entry) }
-        for entry in exif { count(entry) }
+        var entries = 2 + ifd0.count + exif.count
+        var values = outOfLineRoom(ifd0) + outOfLineRoom(exif)
         switch gps {
         case .entries(let list):
             entries += list.count
-            for entry in list { count(entry) }
+            values += outOfLineRoom(list)
         case .badPointer(let entry):
             // Kept whatever its size.
             values += entry.value.count + 1
