@@ -286,9 +286,12 @@ public struct GPSReader: Sendable {
         // those files libexif drops the EXIF and GPS IFDs that compaction finds. A block whose
         // IFD0 cannot be read goes as is. The compact block is written in temporary memory,
         // which libexif copies what it keeps from.
+        // The entries are read into the thread's arrays, given back once libexif has the block.
         let block: ExifBlock
-        if let parts = try? CompactTIFF.parts(from: tiff) {
+        let arrays = EntryArrays.current
+        if var parts = try? CompactTIFF.parts(from: tiff, reusing: arrays) {
             block = try parts.withBlock { (bytes) throws(PhotoGPSError) in try ExifBlock(bytes: bytes) }
+            if let arrays { parts.recycle(into: arrays) }
         } else {
             block = try ExifBlock(payload: payload)
         }

@@ -78,8 +78,12 @@ struct TIFFReader<Source: ByteSource> {
     ///
     /// With `tags`, only entries with those tags are kept, and the values of the others are
     /// never read (a MakerNote or a thumbnail costs nothing).
+    ///
+    /// The entries are appended to `storage` (empty, taken from ``EntryArrays`` to reuse its
+    /// room).
     func readIFD(
-        at offset: UInt32, keeping tags: TagSet? = nil, valueLimit: Int = 1 << 16
+        at offset: UInt32, keeping tags: TagSet? = nil, valueLimit: Int = 1 << 16,
+        into storage: consuming [TIFFEntry] = []
     ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
@@ -88,8 +92,10 @@ struct TIFFReader<Source: ByteSource> {
         }
         guard let stored else { return nil }
         let count = min(stored, 1000, (end - start - 2) / 12)
-        return try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
-            var entries: [TIFFEntry] = []
+        // Moved, not copied: a copy would share the storage's buffer, and the first append would
+        // then allocate another.
+        var entries = consume storage
+        try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
             entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
             // Most entries of an IFD read with `tags` are skipped: the tag is read first, with
             // one unaligned load.
@@ -114,8 +120,8 @@ struct TIFFReader<Source: ByteSource> {
                 }
                 entries.append(TIFFEntry(tag: tag, type: type, count: components, value: value))
             }
-            return entries
         }
+        return entries
     }
 
     /// What looking for a tag in an IFD found.
@@ -198,6 +204,16 @@ enum CompactTIFF {
         var exif: [TIFFEntry]
         var gps: GPS
 
+        /// Gives the arrays of the entries back to `arrays`, emptied, and leaves these parts empty.
+        mutating func recycle(into arrays: EntryArrays) {
+            arrays.recycle(&ifd0)
+            arrays.recycle(&exif)
+            if case .entries(var entries) = gps {
+                gps = .absent
+                arrays.recycle(&entries)
+            }
+        }
+
         /// The compact `Exif\0\0` block (see ``CompactTIFF/build(bigEndian:ifd0:exif:gps:)``).
         var block: [UInt8] { CompactTIFF.build(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) }
 
@@ -216,20 +232,30 @@ enum CompactTIFF {
     }
 
     /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD: the entries the compact block is made of.
-    static func parts(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> Parts {
-        guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0TagsAndPointers) else {
+    ///
+    /// With `arrays`, the entries are read into arrays taken from them (give them back with
+    /// ``Parts/recycle(into:)``).
+    static func parts(
+        from reader: TIFFReader<some ByteSource>, reusing arrays: EntryArrays? = nil
+    ) throws(PhotoGPSError) -> Parts {
+        guard
+            let ifd0 = try reader.readIFD(
+                at: reader.firstIFD, keeping: ifd0TagsAndPointers, into: arrays?.take() ?? [])
+        else {
             throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
         }
         var exif: [TIFFEntry] = []
         if let offset = reader.pointer(ExifTag.exifIFDPointer, in: ifd0),
-            let entries = try reader.readIFD(at: offset, keeping: exifTagsRead)
+            let entries = try reader.readIFD(at: offset, keeping: exifTagsRead, into: arrays?.take() ?? [])
         {
             exif = entries
         }
         var gps = GPS.absent
         if let entry = ifd0.first(where: { $0.tag == ExifTag.gpsIFDPointer }) {
             if let offset = reader.pointer(ExifTag.gpsIFDPointer, in: ifd0) {
-                gps = try reader.readIFD(at: offset, keeping: gpsTagsRead).map(GPS.entries) ?? .outOfBounds
+                gps =
+                    try reader.readIFD(at: offset, keeping: gpsTagsRead, into: arrays?.take() ?? []).map(GPS.entries)
+                    ?? .outOfBounds
             } else {
                 gps = .badPointer(entry)
             }

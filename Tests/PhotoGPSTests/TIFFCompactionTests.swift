@@ -270,6 +270,36 @@ final class RecordingSource: ByteSource {
         #expect(try reader.readIFD(at: reader.firstIFD)?.map(\.value) == entries.map(\.value))
     }
 
+    @Test func partsReadIntoReusedArraysAreThoseOfTheirOwnTIFFOnly() throws {
+        let tiff = TIFFBytes(bigEndian: false)
+        let make = TIFFBytes.Entry(
+            tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 11, value: Array("Long Make!".utf8) + [0])
+        let first = tiff.tiff(
+            ifd0: [make],
+            gps: [
+                tiff.entry(GPSTag.latitudeRef, .ascii, [0x4E, 0]),
+                tiff.entry(GPSTag.latitude, .rational, [1, 1, 2, 1, 3, 1]),
+                tiff.entry(GPSTag.longitudeRef, .ascii, [0x45, 0]),
+                tiff.entry(GPSTag.longitude, .rational, [4, 1, 5, 1, 6, 1]),
+            ])
+        let second = tiff.tiff(ifd0: [], gps: [tiff.entry(GPSTag.altitudeRef, .byte, [1])])
+        let third = tiff.tiff(ifd0: [make])
+        let arrays = EntryArrays()
+        for bytes in [first, second, third, first, third, second] {
+            let reader = try TIFFReader(source: MemorySource(storage: bytes))
+            let fresh = try CompactTIFF.parts(from: reader)
+            var reused = try CompactTIFF.parts(from: reader, reusing: arrays)
+            #expect(reused.ifd0 == fresh.ifd0)
+            #expect(reused.exif == fresh.exif)
+            #expect(reused.block == fresh.block)
+            reused.recycle(into: arrays)
+            #expect(reused.ifd0.isEmpty && reused.exif.isEmpty)
+        }
+        // The arrays given back keep their room, and are empty when taken.
+        let taken = arrays.take()
+        #expect(taken.isEmpty && taken.capacity > 0)
+    }
+
     @Test(arguments: [false, true])
     func entriesAreWrittenByTagAndRepeatedTagsInTheOrderRead(bigEndian: Bool) throws {
         let tiff = TIFFBytes(bigEndian: bigEndian)
