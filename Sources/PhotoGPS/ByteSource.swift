@@ -54,6 +54,29 @@ struct MemorySource: ByteSource {
     }
 }
 
+/// Bytes borrowed from memory that outlives the source (a segment read into a thread's
+/// ``ReadBuffer``): read in place, never copied.
+struct BufferSource: ByteSource {
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    var count: Int { buffer.count }
+
+    func bytes(at offset: Int, length: Int) -> [UInt8] { Array(slice(at: offset, length: length)) }
+
+    /// Calls `body` with the bytes themselves, as ``bytes(at:length:)`` would return them.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        try body(slice(at: offset, length: length))
+    }
+
+    /// Up to `length` bytes from `offset`, fewer where the buffer ends; none outside it.
+    private func slice(at offset: Int, length: Int) -> UnsafeBufferPointer<UInt8> {
+        guard offset >= 0, offset < buffer.count, length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: buffer[offset..<offset + min(length, buffer.count - offset)])
+    }
+}
+
 /// A regular file read with `pread(2)`: no buffering, no mapping, nothing read ahead.
 ///
 /// The type is checked with `stat(2)` before the file is opened, so a FIFO or a device is never
@@ -130,12 +153,20 @@ final class FileSource: ByteSource {
     }
 
     /// Reads as ``bytes(at:length:)`` does; up to 64 bytes (a marker, a box header, a file's
-    /// first bytes) go into a buffer on the stack, not an array.
+    /// first bytes) go into a buffer on the stack, and up to 64 KiB (a JPEG's EXIF segment) into
+    /// the thread's ``ReadBuffer`` when no other read is using it, not an array.
     func withBytes<Result>(
         at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
     ) throws(PhotoGPSError) -> Result {
         let wanted = max(0, min(length, count - offset))
         guard offset >= 0, wanted > 0, wanted <= 64 else {
+            if offset >= 0, wanted > 0, wanted <= ReadBuffer.capacity, let buffer = ReadBuffer.current {
+                let outcome = try buffer.withMemory { (memory) throws(PhotoGPSError) -> Result? in
+                    guard let memory else { return nil }
+                    return try withBytes(at: offset, wanted: wanted, in: memory, body)
+                }
+                if let outcome { return outcome }
+            }
             let bytes = try bytes(at: offset, length: length)
             return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
         }
@@ -158,6 +189,22 @@ final class FileSource: ByteSource {
             headCount = initialized
         }
         return try Self.withBuffer(storage, from: 0, count: initialized, body)
+    }
+
+    /// Reads `wanted` bytes (more than 64, at most ``ReadBuffer/capacity``) at `offset` into
+    /// `memory` and calls `body` with them, counting the read as ``bytes(at:length:)`` does.
+    private func withBytes<Result>(
+        at offset: Int, wanted: Int, in memory: UnsafeMutableRawPointer,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        extent = max(extent, offset + wanted)
+        // Fewer bytes than wanted only when the file shrank since fstat.
+        let (initialized, failure) = preadFully(descriptor, memory, wanted, at: offset)
+        fileReads += 1
+        if failure != 0 { throw .cannotRead(errno: failure) }
+        bytesRead += initialized
+        return try body(
+            UnsafeBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: wanted), count: initialized))
     }
 
     /// Calls `body` with `count` bytes of `storage` from byte `start`.
