@@ -78,16 +78,16 @@ public struct GPSReader: Sendable {
     public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         return withTemporaryCPath(path) { cPath in
-            let source: FileSource
+            // Only opening throws: read(source:) reports what goes wrong later in its reading.
+            // The file's bookkeeping is on the stack (FileBytes), not in an object.
             do throws(PhotoGPSError) {
-                source = try FileSource(cPath: cPath)
+                return try FileBytes.withOpenedFile(cPath: cPath) { file in read(source: file) }
             } catch {
                 if case .notARegularFile(let kind) = error, let streamLimit, StreamReading.reads(kind) {
                     return readStream(cPath: cPath, kind: kind, limit: streamLimit)
                 }
                 return .failure(error)
             }
-            return read(source: source)
         }
     }
 
@@ -109,7 +109,7 @@ public struct GPSReader: Sendable {
     /// offset 0. For a scan that opens files ahead of parsing them.
     package func read(openedFile descriptor: Int32) -> GPSReading {
         do {
-            return read(source: try FileSource(openedDescriptor: descriptor))
+            return try FileBytes.withOpenedFile(descriptor: descriptor) { file in read(source: file) }
         } catch {
             return .failure(error)
         }

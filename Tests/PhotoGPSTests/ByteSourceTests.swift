@@ -77,6 +77,26 @@ import Testing
         #expect(memory.bytes(at: offset, length: length) == expected)
     }
 
+    /// The file `GPSReader.read(fileAtPath:)` reads, its bookkeeping on the stack (FileBytes),
+    /// reads exactly as a FileSource does, and is refused as FileSource refuses what is not a
+    /// regular file.
+    @Test(arguments: ["ne-little-endian.jpg", "app7-before-app1.jpg", "no-exif.jpg", "heic-iloc-v1-idat.heic"])
+    func aFileOpenedForOneCallReadsAsAFileSourceDoes(photo: String) throws {
+        let path = Fixtures.photo(photo)
+        let source = try FileSource(path: path)
+        let expected = GPSReader().read(source: source)
+        let (reading, reads, extent, bytesRead) = try FileBytes.withOpenedFile(cPath: path) { file in
+            let reading = GPSReader().read(source: file)
+            return (reading, file.state.pointee.fileReads, file.state.pointee.extent, file.state.pointee.bytesRead)
+        }
+        #expect(reading == expected)
+        #expect(reads == source.fileReads && extent == source.extent && bytesRead == source.bytesRead)
+        #expect(GPSReader().read(fileAtPath: Array(path.utf8)) == expected)
+        #expect(throws: PhotoGPSError.notARegularFile(kind: "directory")) {
+            try FileBytes.withOpenedFile(cPath: Fixtures.root) { _ in 0 }
+        }
+    }
+
     /// Reads of more than 64 bytes go into the thread's ReadBuffer: one read inside another (the
     /// buffer in use), reads one after another of different lengths (what a longer read left in
     /// it), and reads past its 64 KiB each see exactly the file's bytes, counted as
