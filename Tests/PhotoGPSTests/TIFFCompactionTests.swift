@@ -363,4 +363,24 @@ final class RecordingSource: ByteSource {
         #expect(union != tags)
         #expect(TagSet().isEmpty && !tags.isEmpty)
     }
+
+    /// `contains` answers for every tag number as a Set does, for the sets the reader uses and
+    /// for tags that share their low six bits (0x0110 and 0x9290 with 0x0150, 0x8825 with 0x0025).
+    @Test func aTagSetContainsExactlyItsTags() {
+        let sets: [[UInt16]] = [
+            [ExifTag.make, ExifTag.model, ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer],
+            [ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal, ExifTag.subSecTimeOriginal],
+            [0x0110, 0x9290, 0x8825, 5, 0xFFFF],
+            [0, 64, 0xFFC0],
+        ]
+        for list in sets {
+            var tags = TagSet()
+            for tag in list { tags.insert(tag) }
+            let expected = Set(list)
+            let wrong = (0...UInt16.max).filter { tags.contains($0) != expected.contains($0) }
+            #expect(wrong.isEmpty, "\(list)")
+        }
+        let union = ([0x0110] as TagSet).union([0x0150, 0x0025])
+        #expect(union.contains(0x0150) && union.contains(0x0025) && !union.contains(0x0190))
+    }
 }
