@@ -54,110 +54,184 @@ struct MemorySource: ByteSource {
     }
 }
 
+/// Bytes borrowed from memory that outlives the source (a segment read into a thread's
+/// ``ReadBuffer``): read in place, never copied.
+struct BufferSource: ByteSource {
+    let buffer: UnsafeBufferPointer<UInt8>
+
+    var count: Int { buffer.count }
+
+    func bytes(at offset: Int, length: Int) -> [UInt8] { Array(slice(at: offset, length: length)) }
+
+    /// Calls `body` with the bytes themselves, as ``bytes(at:length:)`` would return them.
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        try body(slice(at: offset, length: length))
+    }
+
+    /// Up to `length` bytes from `offset`, fewer where the buffer ends; none outside it.
+    private func slice(at offset: Int, length: Int) -> UnsafeBufferPointer<UInt8> {
+        guard offset >= 0, offset < buffer.count, length > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(rebasing: buffer[offset..<offset + min(length, buffer.count - offset)])
+    }
+}
+
+/// What reading a file keeps between reads: how much was read, and the file's first bytes.
+struct FileReadState {
+    /// One past the furthest byte any read has asked for: how much of the file was touched.
+    var extent = 0
+    /// How many bytes the reads have returned in all.
+    var bytesRead = 0
+    /// How many times the file itself was read (`pread(2)` calls, not counting a read's retries).
+    var fileReads = 0
+    /// The file's first bytes (up to 64), kept from a read at offset 0: identifying the
+    /// container reads them, and a JPEG's first marker segments, read next, lie among them.
+    var head: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many bytes of ``head`` are the file's.
+    var headCount = 0
+}
+
 /// A regular file read with `pread(2)`: no buffering, no mapping, nothing read ahead.
 ///
 /// The type is checked with `stat(2)` before the file is opened, so a FIFO or a device is never
 /// opened (opening a FIFO blocks; opening a device can have side effects), and again with
 /// `fstat(2)` on the open descriptor in case the path changed in between.
-final class FileSource: ByteSource {
-    private let descriptor: Int32
-    /// Whether the descriptor is closed with the source (not when the caller opened it).
-    private let ownsDescriptor: Bool
+///
+/// A value that owns nothing: the descriptor and the ``FileReadState`` belong to whoever made it,
+/// ``FileSource`` (an object, for callers that keep a file) or ``withOpenedFile(cPath:_:)`` (for
+/// the duration of a call, its state on the stack: reading a photo allocates no object).
+struct FileBytes: ByteSource {
+    let descriptor: Int32
     let count: Int
-    /// One past the furthest byte any read has asked for: how much of the file was touched.
-    private(set) var extent = 0
-    /// How many bytes the reads have returned in all.
-    private(set) var bytesRead = 0
-    /// How many times the file itself was read (`pread(2)` calls, not counting a read's retries).
-    private(set) var fileReads = 0
-    /// The file's first bytes (up to 64), kept from a read at offset 0: identifying the
-    /// container reads them, and a JPEG's first marker segments, read next, lie among them.
-    private var head: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
-    /// How many bytes of ``head`` are the file's.
-    private var headCount = 0
+    /// The reads' bookkeeping, which outlives this value.
+    let state: UnsafeMutablePointer<FileReadState>
 
-    convenience init(path: String) throws(PhotoGPSError) {
-        try self.init(cPath: path)
+    /// Opens the file at `path` (a NUL-terminated C string; file names need not be UTF-8), checked
+    /// as the type says, and calls `body` with it; the file is closed when `body` returns.
+    static func withOpenedFile<Result>(
+        cPath path: UnsafePointer<CChar>, _ body: (FileBytes) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        let (descriptor, count) = try open(cPath: path)
+        defer { close(descriptor) }
+        return withState { body(FileBytes(descriptor: descriptor, count: count, state: $0)) }
     }
 
-    /// Opens a path given as a NUL-terminated C string (file names need not be UTF-8).
-    init(cPath path: UnsafePointer<CChar>) throws(PhotoGPSError) {
+    /// Calls `body` with the regular file open at `descriptor` (the caller opened it and closes
+    /// it), checked with `fstat(2)` as an opened path is.
+    static func withOpenedFile<Result>(
+        descriptor: Int32, _ body: (FileBytes) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        let count = try size(ofOpened: descriptor)
+        return withState { body(FileBytes(descriptor: descriptor, count: count, state: $0)) }
+    }
+
+    /// Calls `body` with a fresh ``FileReadState`` in temporary memory (on the stack).
+    private static func withState<Result>(_ body: (UnsafeMutablePointer<FileReadState>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: FileReadState.self, capacity: 1) { memory in
+            let state = memory.baseAddress!
+            state.initialize(to: FileReadState())
+            defer { state.deinitialize(count: 1) }
+            return body(state)
+        }
+    }
+
+    /// Opens a path for reading once `stat(2)` says it is a regular file, and checks again with
+    /// `fstat(2)`: the descriptor (the caller closes it) and the file's size.
+    static func open(cPath path: UnsafePointer<CChar>) throws(PhotoGPSError) -> (descriptor: Int32, count: Int) {
         var info = stat()
         guard stat(path, &info) == 0 else { throw .cannotOpen(errno: errno) }
-        if let kind = Self.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if let kind = FileSource.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
+        #if canImport(Glibc)
+            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        #else
+            let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        #endif
         guard descriptor >= 0 else { throw .cannotOpen(errno: errno) }
-        guard fstat(descriptor, &info) == 0 else {
-            let code = errno
+        do {
+            return (descriptor, try size(ofOpened: descriptor))
+        } catch {
             close(descriptor)
-            throw .cannotRead(errno: code)
+            throw error
         }
-        if let kind = Self.irregularKind(info.st_mode) {
-            close(descriptor)
-            throw .notARegularFile(kind: kind)
-        }
-        self.descriptor = descriptor
-        self.count = Int(info.st_size)
-        ownsDescriptor = true
     }
 
-    /// Reads through a descriptor the caller opened and closes, checked with `fstat(2)` as an
-    /// opened path is.
-    init(openedDescriptor descriptor: Int32) throws(PhotoGPSError) {
+    /// The size of the regular file open at `descriptor`, or an error when it is not one.
+    static func size(ofOpened descriptor: Int32) throws(PhotoGPSError) -> Int {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .cannotRead(errno: errno) }
-        if let kind = Self.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
-        self.descriptor = descriptor
-        self.count = Int(info.st_size)
-        ownsDescriptor = false
+        if let kind = FileSource.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
+        return Int(info.st_size)
     }
-
-    deinit { if ownsDescriptor { close(descriptor) } }
 
     func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8] {
         let wanted = max(0, min(length, count - offset))
         guard offset >= 0, wanted > 0 else { return [] }
-        extent = max(extent, offset + wanted)
+        state.pointee.extent = max(state.pointee.extent, offset + wanted)
         var failure: Int32 = 0
         let buffer = [UInt8](unsafeUninitializedCapacity: wanted) { buffer, initialized in
             // Fewer bytes than wanted only when the file shrank since fstat.
             (initialized, failure) = preadFully(descriptor, buffer.baseAddress!, wanted, at: offset)
         }
-        fileReads += 1
+        state.pointee.fileReads += 1
         if failure != 0 { throw .cannotRead(errno: failure) }
-        bytesRead += buffer.count
+        state.pointee.bytesRead += buffer.count
         return buffer
     }
 
     /// Reads as ``bytes(at:length:)`` does; up to 64 bytes (a marker, a box header, a file's
-    /// first bytes) go into a buffer on the stack, not an array.
+    /// first bytes) go into a buffer on the stack, and up to 64 KiB (a JPEG's EXIF segment) into
+    /// the thread's ``ReadBuffer`` when no other read is using it, not an array.
     func withBytes<Result>(
         at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
     ) throws(PhotoGPSError) -> Result {
         let wanted = max(0, min(length, count - offset))
         guard offset >= 0, wanted > 0, wanted <= 64 else {
+            if offset >= 0, wanted > 0, wanted <= ReadBuffer.capacity, let buffer = ReadBuffer.current {
+                let outcome = try buffer.withMemory { (memory) throws(PhotoGPSError) -> Result? in
+                    guard let memory else { return nil }
+                    return try withBytes(at: offset, wanted: wanted, in: memory, body)
+                }
+                if let outcome { return outcome }
+            }
             let bytes = try bytes(at: offset, length: length)
             return try bytes.withUnsafeBufferPointer { (buffer) throws(PhotoGPSError) in try body(buffer) }
         }
-        extent = max(extent, offset + wanted)
-        if offset + wanted <= headCount {
+        state.pointee.extent = max(state.pointee.extent, offset + wanted)
+        if offset + wanted <= state.pointee.headCount {
             // Among the first bytes, read already: no second read of the file.
-            bytesRead += wanted
-            return try Self.withBuffer(head, from: offset, count: wanted, body)
+            state.pointee.bytesRead += wanted
+            return try Self.withBuffer(state.pointee.head, from: offset, count: wanted, body)
         }
         var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
         let (initialized, failure) = withUnsafeMutableBytes(of: &storage) { raw in
             // Fewer bytes than wanted only when the file shrank since fstat.
             preadFully(descriptor, raw.baseAddress!, wanted, at: offset)
         }
-        fileReads += 1
+        state.pointee.fileReads += 1
         if failure != 0 { throw .cannotRead(errno: failure) }
-        bytesRead += initialized
+        state.pointee.bytesRead += initialized
         if offset == 0 {
-            head = storage
-            headCount = initialized
+            state.pointee.head = storage
+            state.pointee.headCount = initialized
         }
         return try Self.withBuffer(storage, from: 0, count: initialized, body)
+    }
+
+    /// Reads `wanted` bytes (more than 64, at most ``ReadBuffer/capacity``) at `offset` into
+    /// `memory` and calls `body` with them, counting the read as ``bytes(at:length:)`` does.
+    private func withBytes<Result>(
+        at offset: Int, wanted: Int, in memory: UnsafeMutableRawPointer,
+        _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        state.pointee.extent = max(state.pointee.extent, offset + wanted)
+        // Fewer bytes than wanted only when the file shrank since fstat.
+        let (initialized, failure) = preadFully(descriptor, memory, wanted, at: offset)
+        state.pointee.fileReads += 1
+        if failure != 0 { throw .cannotRead(errno: failure) }
+        state.pointee.bytesRead += initialized
+        return try body(
+            UnsafeBufferPointer(start: memory.bindMemory(to: UInt8.self, capacity: wanted), count: initialized))
     }
 
     /// Calls `body` with `count` bytes of `storage` from byte `start`.
@@ -171,6 +245,63 @@ final class FileSource: ByteSource {
             }
         }
         return try outcome.get()
+    }
+
+}
+
+/// A regular file read as ``FileBytes`` reads it, kept open (and its bookkeeping kept) for as
+/// long as this object lives: for callers that keep a file, and for tests that look at how much
+/// was read.
+final class FileSource: ByteSource {
+    /// The reads; its state is this object's.
+    private let file: FileBytes
+    /// Whether the descriptor is closed with the source (not when the caller opened it).
+    private let ownsDescriptor: Bool
+    var count: Int { file.count }
+    /// One past the furthest byte any read has asked for: how much of the file was touched.
+    var extent: Int { file.state.pointee.extent }
+    /// How many bytes the reads have returned in all.
+    var bytesRead: Int { file.state.pointee.bytesRead }
+    /// How many times the file itself was read (`pread(2)` calls, not counting a read's retries).
+    var fileReads: Int { file.state.pointee.fileReads }
+
+    convenience init(path: String) throws(PhotoGPSError) {
+        try self.init(cPath: path)
+    }
+
+    /// Opens a path given as a NUL-terminated C string (file names need not be UTF-8).
+    convenience init(cPath path: UnsafePointer<CChar>) throws(PhotoGPSError) {
+        let (descriptor, count) = try FileBytes.open(cPath: path)
+        self.init(descriptor: descriptor, count: count, owned: true)
+    }
+
+    /// Reads through a descriptor the caller opened and closes, checked with `fstat(2)` as an
+    /// opened path is.
+    convenience init(openedDescriptor descriptor: Int32) throws(PhotoGPSError) {
+        self.init(descriptor: descriptor, count: try FileBytes.size(ofOpened: descriptor), owned: false)
+    }
+
+    private init(descriptor: Int32, count: Int, owned: Bool) {
+        let state = UnsafeMutablePointer<FileReadState>.allocate(capacity: 1)
+        state.initialize(to: FileReadState())
+        file = FileBytes(descriptor: descriptor, count: count, state: state)
+        ownsDescriptor = owned
+    }
+
+    deinit {
+        if ownsDescriptor { close(file.descriptor) }
+        file.state.deinitialize(count: 1)
+        file.state.deallocate()
+    }
+
+    func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8] {
+        try file.bytes(at: offset, length: length)
+    }
+
+    func withBytes<Result>(
+        at offset: Int, length: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        try file.withBytes(at: offset, length: length, body)
     }
 
     /// A name for a file type that is not a regular file, or `nil` for a regular file.

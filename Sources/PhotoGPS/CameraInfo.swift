@@ -49,20 +49,25 @@ public struct CameraInfo: Hashable, Sendable {
     /// separators replaced, made in one allocation.
     static func isoDateTime(_ text: String) -> String? {
         var text = text
-        return text.withUTF8 { b -> String? in
-            guard b.count >= 19, calendarDate(b) != nil,
-                b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-                b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13),
-                let minute = decimalDigits(b, 14..<16), let second = decimalDigits(b, 17..<19), hour < 24,
-                minute < 60, second < 61
-            else { return nil }
-            return String(unsafeUninitializedCapacity: 19) { buffer in
-                _ = buffer.initialize(from: b[0..<19])
-                buffer[4] = UInt8(ascii: "-")
-                buffer[7] = UInt8(ascii: "-")
-                buffer[10] = UInt8(ascii: "T")
-                return 19
-            }
+        return text.withUTF8 { isoDateTime(utf8: $0) }
+    }
+
+    /// ``isoDateTime(_:)`` of a text given as its UTF-8 bytes. The same for bytes that are not
+    /// valid UTF-8 as for the text decoded from them: only a first 19 bytes that are all ASCII
+    /// digits and separators make a date, and decoding leaves those as they are.
+    static func isoDateTime(utf8 b: UnsafeBufferPointer<UInt8>) -> String? {
+        guard b.count >= 19, calendarDate(b) != nil,
+            b[10] == UInt8(ascii: " ") || b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+            b[16] == UInt8(ascii: ":"), let hour = decimalDigits(b, 11..<13),
+            let minute = decimalDigits(b, 14..<16), let second = decimalDigits(b, 17..<19), hour < 24,
+            minute < 60, second < 61
+        else { return nil }
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            _ = buffer.initialize(from: b[0..<19])
+            buffer[4] = UInt8(ascii: "-")
+            buffer[7] = UInt8(ascii: "-")
+            buffer[10] = UInt8(ascii: "T")
+            return 19
         }
     }
 

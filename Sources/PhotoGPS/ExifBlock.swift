@@ -1,6 +1,6 @@
 import CExif
 
-/// One EXIF block loaded and decoded by libexif, freed when this object goes away.
+/// One EXIF block loaded and decoded by libexif, freed when this value goes away.
 ///
 /// This is the only type that touches libexif. libexif parses the TIFF structure, indexes the
 /// entries and decodes every number with its own accessors (`exif_get_short`, `exif_get_long`,
@@ -8,8 +8,9 @@ import CExif
 /// turns the result into ``ExifValue``s (kept inline, not in arrays) and texts. It is created, read and released inside one function
 /// call, so no C pointer ever crosses a thread: libexif allocates from the thread's arena
 /// (`CExif_newArenaData`), emptied when the thread's last block is released, so a scan's steady
-/// state loads EXIF blocks without a single malloc.
-final class ExifBlock {
+/// state loads EXIF blocks without a single malloc. A noncopyable struct, not a class: one owner
+/// frees the block, and reading a photo allocates no object for it.
+struct ExifBlock: ~Copyable {
     private let data: UnsafeMutablePointer<ExifData>
     private let order: ExifByteOrder
 
@@ -45,7 +46,12 @@ final class ExifBlock {
         return data
     }
 
-    deinit { CExif_releaseArenaData(data) }
+    deinit { Self.release(data) }
+
+    /// Releases a block's ExifData to the thread's arena; never inlined, for the reason
+    /// ``load(_:)`` is not.
+    @inline(never)
+    private static func release(_ data: UnsafeMutablePointer<ExifData>) { CExif_releaseArenaData(data) }
 
     /// The size of the calling thread's arena, in bytes (0 before its first block).
     ///
@@ -74,24 +80,39 @@ final class ExifBlock {
     }
 
     /// Make and Model (IFD0), DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal (EXIF IFD).
+    ///
+    /// DateTimeOriginal goes from libexif's bytes straight to its ISO 8601 form, as
+    /// ``CameraInfo/init(make:model:dateTimeOriginal:offsetTimeOriginal:subSecTimeOriginal:)``
+    /// would make it from the text: one string, not two.
     func camera() -> CameraInfo {
-        CameraInfo(
+        var camera = CameraInfo(
             make: text(ExifTag.make, in: EXIF_IFD_0),
             model: text(ExifTag.model, in: EXIF_IFD_0),
-            dateTimeOriginal: text(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF),
             offsetTimeOriginal: text(ExifTag.offsetTimeOriginal, in: EXIF_IFD_EXIF),
             subSecTimeOriginal: text(ExifTag.subSecTimeOriginal, in: EXIF_IFD_EXIF))
+        camera.dateTimeOriginal = withText(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF) { bytes in
+            bytes.flatMap(CameraInfo.isoDateTime(utf8:))
+        }
+        return camera
     }
 
     /// The entry `tag` of `ifd` read as text, as `value(tag, in: ifd)?.text` reads it, straight
     /// from libexif's copy of the entry's data; `nil` when it is absent or numeric.
     func text(_ tag: UInt16, in ifd: ExifIfd) -> String? {
-        guard let entry = entry(tag, in: ifd), let bytes = entry.pointee.data else { return nil }
+        withText(tag, in: ifd) { bytes in bytes.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Calls `body` with the UTF-8 bytes ``text(_:in:)`` would decode (up to the first NUL, without
+    /// trailing spaces, in libexif's copy of the entry), or with `nil` when it would be `nil`.
+    func withText<Result>(
+        _ tag: UInt16, in ifd: ExifIfd, _ body: (UnsafeBufferPointer<UInt8>?) -> Result
+    ) -> Result {
+        guard let entry = entry(tag, in: ifd), let bytes = entry.pointee.data else { return body(nil) }
         switch TIFFType(rawValue: UInt16(truncatingIfNeeded: entry.pointee.format.rawValue)) {
         case .byte, .sbyte, .undefined, .ascii:
-            return ExifValue.text(of: UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size)))
+            return body(ExifValue.textBytes(of: UnsafeBufferPointer(start: bytes, count: Int(entry.pointee.size))))
         default:
-            return nil
+            return body(nil)
         }
     }
 

@@ -44,10 +44,15 @@ enum ExifValue: Hashable, Sendable {
 
     /// Stored bytes read as text: up to the first NUL, trailing spaces trimmed.
     static func text(of raw: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: textBytes(of: raw), as: UTF8.self)
+    }
+
+    /// The bytes of `raw` that ``text(of:)`` decodes: up to the first NUL, trailing spaces removed.
+    static func textBytes(of raw: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var end = raw.count
         if let nul = raw.firstIndex(of: 0) { end = nul }
         while end > 0, raw[end - 1] == 0x20 { end -= 1 }
-        return String(decoding: UnsafeBufferPointer(rebasing: raw[..<end]), as: UTF8.self)
+        return UnsafeBufferPointer(rebasing: raw[..<end])
     }
 }
 

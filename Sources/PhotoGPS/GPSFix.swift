@@ -129,8 +129,31 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Written digit by digit into the string's own storage: every located record asks for it
     /// twice (its capture time and its JSON), and interpolating padded numbers took a dozen
-    /// strings each time.
+    /// strings each time. The string is 20 to 30 bytes, so it is allocated; a caller that only
+    /// writes the text out can use ``withISO8601(_:)`` instead, which allocates nothing.
     public var description: String {
+        String(unsafeUninitializedCapacity: Self.longestText) { write(into: $0) }
+    }
+
+    /// The most bytes ``description`` has: 20, a point and nine digits of fraction.
+    static let longestText = 30
+
+    /// Calls `body` with the UTF-8 bytes of ``description``, written into temporary memory (on
+    /// the stack) rather than a string.
+    public func withISO8601<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        return try withUnsafeMutableBytes(of: &storage) { (raw) throws(Failure) -> Result in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let count = write(into: bytes)
+            return try body(UnsafeBufferPointer(rebasing: bytes[..<count]))
+        }
+    }
+
+    /// Writes ``description``'s bytes at the start of `text` (at least ``longestText`` bytes) and
+    /// returns how many.
+    private func write(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let seconds = Int(nanosecondOfDay / 1_000_000_000)
         var fraction = Int(nanosecondOfDay % 1_000_000_000)
         var fractionDigits = 0
@@ -142,27 +165,24 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
             }
         }
         // `YYYY-MM-DDTHH:MM:SS`, `.` and the fraction's digits, `Z`.
-        let length = 20 + (fractionDigits > 0 ? 1 + fractionDigits : 0)
-        return String(unsafeUninitializedCapacity: length) { text in
-            var digits = DecimalDigits(text)
-            digits.write(year, width: 4)
-            digits.write(UInt8(ascii: "-"))
-            digits.write(month, width: 2)
-            digits.write(UInt8(ascii: "-"))
-            digits.write(day, width: 2)
-            digits.write(UInt8(ascii: "T"))
-            digits.write(seconds / 3600, width: 2)
-            digits.write(UInt8(ascii: ":"))
-            digits.write(seconds / 60 % 60, width: 2)
-            digits.write(UInt8(ascii: ":"))
-            digits.write(seconds % 60, width: 2)
-            if fractionDigits > 0 {
-                digits.write(UInt8(ascii: "."))
-                digits.write(fraction, width: fractionDigits)
-            }
-            digits.write(UInt8(ascii: "Z"))
-            return digits.count
+        var digits = DecimalDigits(text)
+        digits.write(year, width: 4)
+        digits.write(UInt8(ascii: "-"))
+        digits.write(month, width: 2)
+        digits.write(UInt8(ascii: "-"))
+        digits.write(day, width: 2)
+        digits.write(UInt8(ascii: "T"))
+        digits.write(seconds / 3600, width: 2)
+        digits.write(UInt8(ascii: ":"))
+        digits.write(seconds / 60 % 60, width: 2)
+        digits.write(UInt8(ascii: ":"))
+        digits.write(seconds % 60, width: 2)
+        if fractionDigits > 0 {
+            digits.write(UInt8(ascii: "."))
+            digits.write(fraction, width: fractionDigits)
         }
+        digits.write(UInt8(ascii: "Z"))
+        return digits.count
     }
 }
 

@@ -77,17 +77,30 @@ public struct GPSReader: Sendable {
     /// and is never opened.
     public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
-        return withCPath(path) { cPath in
-            let source: FileSource
+        return withTemporaryCPath(path) { cPath in
+            // Only opening throws: read(source:) reports what goes wrong later in its reading.
+            // The file's bookkeeping is on the stack (FileBytes), not in an object.
             do throws(PhotoGPSError) {
-                source = try FileSource(cPath: cPath)
+                return try FileBytes.withOpenedFile(cPath: cPath) { file in read(source: file) }
             } catch {
                 if case .notARegularFile(let kind) = error, let streamLimit, StreamReading.reads(kind) {
                     return readStream(cPath: cPath, kind: kind, limit: streamLimit)
                 }
                 return .failure(error)
             }
-            return read(source: source)
+        }
+    }
+
+    /// Calls `body` with `path` as a NUL-terminated C string, written into temporary memory (on
+    /// the stack for any usual path) rather than an array: a scan asks for one per file.
+    /// (`withCPath` of PhotoTagSupport makes an array.)
+    private func withTemporaryCPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count + 1) { characters in
+            path.withUnsafeBytes { bytes in
+                UnsafeMutableRawBufferPointer(characters).copyMemory(from: bytes)
+            }
+            characters[path.count] = 0
+            return body(UnsafePointer(characters.baseAddress!))
         }
     }
 
@@ -96,7 +109,7 @@ public struct GPSReader: Sendable {
     /// offset 0. For a scan that opens files ahead of parsing them.
     package func read(openedFile descriptor: Int32) -> GPSReading {
         do {
-            return read(source: try FileSource(openedDescriptor: descriptor))
+            return try FileBytes.withOpenedFile(descriptor: descriptor) { file in read(source: file) }
         } catch {
             return .failure(error)
         }
@@ -180,6 +193,16 @@ public struct GPSReader: Sendable {
         return try withXMPFallback(reading) { () throws(PhotoGPSError) in try walk(true).xmp }
     }
 
+    /// What an APP1 segment of a JPEG holds, as far as ``readJPEG(_:)`` is concerned.
+    private enum JPEGAPP1 {
+        /// The EXIF block, decoded.
+        case exif(GPSReading)
+        /// An XMP packet, copied.
+        case xmp([UInt8])
+        /// Something else.
+        case other
+    }
+
     /// Reads a JPEG's marker segments up to the EXIF APP1; only when EXIF has no usable position
     /// does the walk go on (never past SOS) for an XMP APP1.
     private func readJPEG(_ source: some ByteSource) throws(PhotoGPSError) -> GPSReading {
@@ -189,17 +212,28 @@ public struct GPSReader: Sendable {
         do {
             while let segment = try segments.next() {
                 guard segment.marker == 0xE1, segment.payloadLength >= 6 else { continue }
-                let payload = try segments.payload(of: segment)
-                if exifReading == nil, payload.starts(with: Self.exifIdentifier) {
-                    let reading = try decodeExif(payload, declaredLength: segment.payloadLength)
+                // The payload lives only for the call (in the thread's ReadBuffer when read from
+                // a file): the EXIF block is decoded and an XMP packet copied inside it.
+                let app1 = try segments.withPayload(of: segment) { (payload) throws(PhotoGPSError) -> JPEGAPP1 in
+                    if exifReading == nil, payload.starts(with: Self.exifIdentifier) {
+                        return .exif(try decodeExif(payload, declaredLength: segment.payloadLength))
+                    } else if xmp == nil, payload.starts(with: XMP.jpegIdentifier) {
+                        return .xmp(Array(payload[XMP.jpegIdentifier.count...]))
+                    }
+                    return .other
+                }
+                switch app1 {
+                case .exif(let reading):
                     // A position is final (withXMPFallback would return it as it is).
                     if reading.status == .located { return reading }
                     if xmp != nil { return try withXMPFallback(reading) { xmp } }
                     exifReading = reading
-                } else if xmp == nil, payload.starts(with: XMP.jpegIdentifier) {
-                    xmp = Array(payload[XMP.jpegIdentifier.count...])
-                    if exifReading != nil { break }
+                case .xmp(let packet):
+                    xmp = packet
+                case .other:
+                    continue
                 }
+                if exifReading != nil, xmp != nil { break }
             }
         } catch {
             // Past a decoded EXIF block, a broken tail only ends the search for XMP.
@@ -254,10 +288,20 @@ public struct GPSReader: Sendable {
     /// Decodes an EXIF block (`Exif\0\0` + TIFF); `declaredLength` is what its segment promised,
     /// which is more than `payload.count` when the file ends inside the block.
     private func decodeExif(_ payload: [UInt8], declaredLength: Int) throws(PhotoGPSError) -> GPSReading {
+        try payload.withUnsafeBufferPointer { (bytes) throws(PhotoGPSError) in
+            try decodeExif(bytes, declaredLength: declaredLength)
+        }
+    }
+
+    /// ``decodeExif(_:declaredLength:)`` of a block in memory that only needs to live for the
+    /// call (libexif copies what it keeps; the reading holds nothing of it).
+    private func decodeExif(
+        _ payload: UnsafeBufferPointer<UInt8>, declaredLength: Int
+    ) throws(PhotoGPSError) -> GPSReading {
         let truncated = payload.count < declaredLength
-        let tiff: TIFFReader<MemorySource>
+        let tiff: TIFFReader<BufferSource>
         do {
-            tiff = try TIFFReader(source: MemorySource(storage: payload), base: 6)
+            tiff = try TIFFReader(source: BufferSource(buffer: payload), base: 6)
         } catch {
             throw truncated
                 ? .truncated("the file ends inside the EXIF block, at byte \(payload.count) of \(declaredLength)")
@@ -273,11 +317,14 @@ public struct GPSReader: Sendable {
         // those files libexif drops the EXIF and GPS IFDs that compaction finds. A block whose
         // IFD0 cannot be read goes as is. The compact block is written in temporary memory,
         // which libexif copies what it keeps from.
+        // The entries are read into the thread's arrays, given back once libexif has the block.
         let block: ExifBlock
-        if let parts = try? CompactTIFF.parts(from: tiff) {
+        let arrays = EntryArrays.current
+        if var parts = try? CompactTIFF.parts(from: tiff, reusing: arrays) {
             block = try parts.withBlock { (bytes) throws(PhotoGPSError) in try ExifBlock(bytes: bytes) }
+            if let arrays { parts.recycle(into: arrays) }
         } else {
-            block = try ExifBlock(payload: payload)
+            block = try ExifBlock(bytes: payload)
         }
         let camera = block.camera()
         var warnings: [GPSWarning] = truncated ? [.truncatedExif(read: payload.count, declared: declaredLength)] : []
@@ -307,7 +354,9 @@ public struct GPSReader: Sendable {
             return GPSReading(status: .invalidGPS, camera: camera, warnings: warnings)
         }
         let decoded = GPSFix.decode(block.gpsTags())
-        warnings += decoded.warnings
+        // Most blocks have no warning before these: take the decoder's array as it is (appending
+        // to an empty one makes a copy).
+        if warnings.isEmpty { warnings = decoded.warnings } else { warnings += decoded.warnings }
         if let fix = decoded.fix {
             return GPSReading(status: .located, fix: fix, camera: camera, warnings: warnings)
         }

@@ -77,6 +77,14 @@ struct JPEGSegments<Source: ByteSource> {
     func payload(of segment: JPEGSegment) throws(PhotoGPSError) -> [UInt8] {
         try source.bytes(at: segment.payloadOffset, length: segment.payloadLength)
     }
+
+    /// Calls `body` with the bytes ``payload(of:)`` returns, without an array where the source can
+    /// (``ByteSource/withBytes(at:length:_:)``); they live only for the call.
+    func withPayload<Result>(
+        of segment: JPEGSegment, _ body: (UnsafeBufferPointer<UInt8>) throws(PhotoGPSError) -> Result
+    ) throws(PhotoGPSError) -> Result {
+        try source.withBytes(at: segment.payloadOffset, length: segment.payloadLength, body)
+    }
 }
 
 /// Two uppercase hexadecimal digits.

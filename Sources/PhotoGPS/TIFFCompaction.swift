@@ -78,8 +78,12 @@ struct TIFFReader<Source: ByteSource> {
     ///
     /// With `tags`, only entries with those tags are kept, and the values of the others are
     /// never read (a MakerNote or a thumbnail costs nothing).
+    ///
+    /// The entries are appended to `storage` (empty, taken from ``EntryArrays`` to reuse its
+    /// room).
     func readIFD(
-        at offset: UInt32, keeping tags: TagSet? = nil, valueLimit: Int = 1 << 16
+        at offset: UInt32, keeping tags: TagSet? = nil, valueLimit: Int = 1 << 16,
+        into storage: consuming [TIFFEntry] = []
     ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
@@ -88,8 +92,10 @@ struct TIFFReader<Source: ByteSource> {
         }
         guard let stored else { return nil }
         let count = min(stored, 1000, (end - start - 2) / 12)
-        return try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
-            var entries: [TIFFEntry] = []
+        // Moved, not copied: a copy would share the storage's buffer, and the first append would
+        // then allocate another.
+        var entries = consume storage
+        try source.withBytes(at: start + 2, length: 12 * count) { (table) throws(PhotoGPSError) in
             entries.reserveCapacity(min(table.count / 12, tags?.count ?? .max))
             // Most entries of an IFD read with `tags` are skipped: the tag is read first, with
             // one unaligned load.
@@ -114,8 +120,8 @@ struct TIFFReader<Source: ByteSource> {
                 }
                 entries.append(TIFFEntry(tag: tag, type: type, count: components, value: value))
             }
-            return entries
         }
+        return entries
     }
 
     /// What looking for a tag in an IFD found.
@@ -198,12 +204,22 @@ enum CompactTIFF {
         var exif: [TIFFEntry]
         var gps: GPS
 
+        /// Gives the arrays of the entries back to `arrays`, emptied, and leaves these parts empty.
+        mutating func recycle(into arrays: EntryArrays) {
+            arrays.recycle(&ifd0)
+            arrays.recycle(&exif)
+            if case .entries(var entries) = gps {
+                gps = .absent
+                arrays.recycle(&entries)
+            }
+        }
+
         /// The compact `Exif\0\0` block (see ``CompactTIFF/build(bigEndian:ifd0:exif:gps:)``).
         var block: [UInt8] { CompactTIFF.build(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) }
 
         /// Calls `body` with the compact block, written into temporary memory (on the stack when
         /// small, as the block of a camera's photo is) rather than an array.
-        func withBlock<Result, Failure: Error>(
+        func withBlock<Result: ~Copyable, Failure: Error>(
             _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
         ) throws(Failure) -> Result {
             try CompactTIFF.withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps, body)
@@ -216,20 +232,30 @@ enum CompactTIFF {
     }
 
     /// Reads a TIFF's IFD0, EXIF IFD and GPS IFD: the entries the compact block is made of.
-    static func parts(from reader: TIFFReader<some ByteSource>) throws(PhotoGPSError) -> Parts {
-        guard let ifd0 = try reader.readIFD(at: reader.firstIFD, keeping: ifd0TagsAndPointers) else {
+    ///
+    /// With `arrays`, the entries are read into arrays taken from them (give them back with
+    /// ``Parts/recycle(into:)``).
+    static func parts(
+        from reader: TIFFReader<some ByteSource>, reusing arrays: EntryArrays? = nil
+    ) throws(PhotoGPSError) -> Parts {
+        guard
+            let ifd0 = try reader.readIFD(
+                at: reader.firstIFD, keeping: ifd0TagsAndPointers, into: arrays?.take() ?? [])
+        else {
             throw .malformedEXIF("IFD0 offset \(reader.firstIFD) is outside the TIFF")
         }
         var exif: [TIFFEntry] = []
         if let offset = reader.pointer(ExifTag.exifIFDPointer, in: ifd0),
-            let entries = try reader.readIFD(at: offset, keeping: exifTagsRead)
+            let entries = try reader.readIFD(at: offset, keeping: exifTagsRead, into: arrays?.take() ?? [])
         {
             exif = entries
         }
         var gps = GPS.absent
         if let entry = ifd0.first(where: { $0.tag == ExifTag.gpsIFDPointer }) {
             if let offset = reader.pointer(ExifTag.gpsIFDPointer, in: ifd0) {
-                gps = try reader.readIFD(at: offset, keeping: gpsTagsRead).map(GPS.entries) ?? .outOfBounds
+                gps =
+                    try reader.readIFD(at: offset, keeping: gpsTagsRead, into: arrays?.take() ?? []).map(GPS.entries)
+                    ?? .outOfBounds
             } else {
                 gps = .badPointer(entry)
             }
@@ -237,9 +263,12 @@ enum CompactTIFF {
         return Parts(bigEndian: reader.bigEndian, ifd0: ifd0, exif: exif, gps: gps)
     }
 
-    /// The GPS tags phototag reads (``GPSTags``), and GPSVersionID.
+    /// The GPS tags phototag reads (``GPSTags``). Not GPSVersionID, which nothing reads: libexif
+    /// looks up the name of every entry it loads six times over for a GPS tag (in
+    /// exif_data_load_data_content and, for a debug message built even when nothing logs, in
+    /// exif_data_load_data_entry), so an entry less in the block is ~500 instructions less.
     static let gpsTagsRead: TagSet = [
-        GPSTag.versionID, GPSTag.latitudeRef, GPSTag.latitude, GPSTag.longitudeRef, GPSTag.longitude,
+        GPSTag.latitudeRef, GPSTag.latitude, GPSTag.longitudeRef, GPSTag.longitude,
         GPSTag.altitudeRef, GPSTag.altitude, GPSTag.timeStamp, GPSTag.speedRef, GPSTag.speed,
         GPSTag.imgDirectionRef, GPSTag.imgDirection, GPSTag.mapDatum, GPSTag.dateStamp, GPSTag.horizontalError,
     ]
@@ -265,30 +294,34 @@ enum CompactTIFF {
         withBlock(bigEndian: bigEndian, ifd0: ifd0, exif: exif, gps: gps) { Array($0) }
     }
 
+    /// The room the values of `entries` that go out of line take at most in the block: each one
+    /// over 4 bytes and not over ``valueLimit``, plus a byte of padding.
+    private static func outOfLineRoom(_ entries: [TIFFEntry]) -> Int {
+        var room = 0
+        for entry in entries where entry.value.count > 4 && entry.value.count <= valueLimit {
+            room += entry.value.count + 1
+        }
+        return room
+    }
+
     /// ``build(bigEndian:ifd0:exif:gps:)`` into temporary memory, handed to `body`.
     ///
     /// Each IFD's entries are its kept ones in ascending tag order, those of one tag in the order
     /// read (a stable sort by tag); they are written tag by tag straight from the lists read, so
     /// no filtered or sorted copy of a list is made.
-    static func withBlock<Result, Failure: Error>(
+    static func withBlock<Result: ~Copyable, Failure: Error>(
         bigEndian: Bool, ifd0: [TIFFEntry], exif: [TIFFEntry], gps: GPS,
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         // Room for what it can hold at most: `Exif\0\0` and the 8-byte header; per IFD its count,
         // next offset and padding; every entry read and the two pointers; every value that does
         // not fit in its entry and is not over the limit, padded to even.
-        var entries = 2
-        var values = 0
-        func count(_ entry: TIFFEntry) {
-            if entry.value.count > 4 && entry.value.count <= valueLimit { values += entry.value.count + 1 }
-        }
-        entries += ifd0.count + exif.count
-        for entry in ifd0 { count(entry) }
-        for entry in exif { count(entry) }
+        var entries = 2 + ifd0.count + exif.count
+        var values = outOfLineRoom(ifd0) + outOfLineRoom(exif)
         switch gps {
         case .entries(let list):
             entries += list.count
-            for entry in list { count(entry) }
+            values += outOfLineRoom(list)
         case .badPointer(let entry):
             // Kept whatever its size.
             values += entry.value.count + 1
@@ -394,6 +427,10 @@ struct TagSet: ExpressibleByArrayLiteral, Equatable, Sendable {
     private var low: UInt64 = 0
     /// The tags of 64 and above, ascending; the first `highCount` are in use.
     private var high: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// Bit `n` set when a tag of 64 and above whose low six bits are `n` is in the set: most tags
+    /// that are not in it are told so by this bit alone (an EXIF IFD has forty, three are asked
+    /// for), without going through `high`.
+    private var highBits: UInt64 = 0
     private var highCount = 0
     /// The most tags of 64 and above a set holds.
     static let highCapacity = 8
@@ -415,6 +452,7 @@ struct TagSet: ExpressibleByArrayLiteral, Equatable, Sendable {
     /// Whether `tag` is in the set.
     func contains(_ tag: UInt16) -> Bool {
         if tag < 64 { return low & (1 << UInt64(tag)) != 0 }
+        guard highBits & (1 << UInt64(tag & 63)) != 0 else { return false }
         return withUnsafeBytes(of: high) { raw in
             // Ascending: the first one not below `tag` decides.
             for index in 0..<highCount {
@@ -445,6 +483,7 @@ struct TagSet: ExpressibleByArrayLiteral, Equatable, Sendable {
             raw.storeBytes(of: tag, toByteOffset: 2 * index, as: UInt16.self)
         }
         highCount += 1
+        highBits |= 1 << UInt64(tag & 63)
     }
 
     /// The set with the tags of `other` added.

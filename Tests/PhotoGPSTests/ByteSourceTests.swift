@@ -77,6 +77,56 @@ import Testing
         #expect(memory.bytes(at: offset, length: length) == expected)
     }
 
+    /// The file `GPSReader.read(fileAtPath:)` reads, its bookkeeping on the stack (FileBytes),
+    /// reads exactly as a FileSource does, and is refused as FileSource refuses what is not a
+    /// regular file.
+    @Test(arguments: ["ne-little-endian.jpg", "app7-before-app1.jpg", "no-exif.jpg", "heic-iloc-v1-idat.heic"])
+    func aFileOpenedForOneCallReadsAsAFileSourceDoes(photo: String) throws {
+        let path = Fixtures.photo(photo)
+        let source = try FileSource(path: path)
+        let expected = GPSReader().read(source: source)
+        let (reading, reads, extent, bytesRead) = try FileBytes.withOpenedFile(cPath: path) { file in
+            let reading = GPSReader().read(source: file)
+            return (reading, file.state.pointee.fileReads, file.state.pointee.extent, file.state.pointee.bytesRead)
+        }
+        #expect(reading == expected)
+        #expect(reads == source.fileReads && extent == source.extent && bytesRead == source.bytesRead)
+        #expect(GPSReader().read(fileAtPath: Array(path.utf8)) == expected)
+        #expect(throws: PhotoGPSError.notARegularFile(kind: "directory")) {
+            try FileBytes.withOpenedFile(cPath: Fixtures.root) { _ in 0 }
+        }
+    }
+
+    /// Reads of more than 64 bytes go into the thread's ReadBuffer: one read inside another (the
+    /// buffer in use), reads one after another of different lengths (what a longer read left in
+    /// it), and reads past its 64 KiB each see exactly the file's bytes, counted as
+    /// `bytes(at:length:)` counts them; a BufferSource over them reads as a MemorySource does.
+    @Test func largerReadsFromTheThreadsBufferSeeOnlyTheirOwnBytes() throws {
+        let stored = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/bytes"
+        try Data(stored).write(to: URL(fileURLWithPath: path))
+        let file = try FileSource(path: path)
+        let ranges = [(100, 30_000), (5_000, 65), (0, 65_536), (69_000, 5_000), (1, 69_999), (300, 200)]
+        for (offset, length) in ranges {
+            let expected = Array(stored[offset..<min(stored.count, offset + length)])
+            let (reads, bytesRead) = (file.fileReads, file.bytesRead)
+            let outer = try file.withBytes(at: offset, length: length) { (outer) throws(PhotoGPSError) in
+                let inner = try file.withBytes(at: 1_000, length: 2_000) { Array($0) }
+                #expect(inner == Array(stored[1_000..<3_000]))
+                let source = BufferSource(buffer: outer)
+                #expect(try source.withBytes(at: 10, length: 50) { Array($0) } == Array(expected[10..<60]))
+                #expect(source.bytes(at: expected.count - 5, length: 50) == Array(expected.suffix(5)))
+                #expect(source.bytes(at: expected.count, length: 1).isEmpty)
+                return Array(outer)
+            }
+            #expect(outer == expected)
+            #expect(file.fileReads == reads + 2)
+            #expect(file.bytesRead == bytesRead + expected.count + 2_000)
+        }
+    }
+
     /// Writes `bytes` to a temporary file and reads it, returning the reading and the source.
     static func readFromDisk(_ bytes: [UInt8]) throws -> (GPSReading, FileSource) {
         let directory = try makeTemporaryDirectory()

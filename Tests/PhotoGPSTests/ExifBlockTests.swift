@@ -197,6 +197,30 @@ struct TIFFBytes {
         #expect(block.camera().model == nil)
     }
 
+    @Test(
+        arguments: [
+            (Array("2019:07:01 14:34:56".utf8) + [0], "2019-07-01T14:34:56"),
+            (Array("2019:07:01 14:34:56   ".utf8) + [0, 0x41], "2019-07-01T14:34:56"),
+            (Array("2019:07:01T14:34:56+02:00".utf8), "2019-07-01T14:34:56"),
+            (Array("2019:07:01 14:34:5".utf8) + [0xFF, 0], nil),
+            ([0xC3] + Array("019:07:01 14:34:56".utf8) + [0], nil),
+            (Array("2019:07:01 14:34:56".utf8) + [0xFF, 0xFE], "2019-07-01T14:34:56"),
+            (Array("2019:02:30 14:34:56".utf8) + [0], nil),
+            (Array("0000:00:00 00:00:00".utf8) + [0], nil),
+            (Array("    :  :     :  :  ".utf8) + [0], nil),
+            (Array("2019:07:01 14:34".utf8) + [0, 0x35, 0x36, 0x37], nil),
+        ] as [([UInt8], String?)])
+    func dateTimeOriginalIsTheISOFormOfTheTextTheEntryHolds(bytes: [UInt8], expected: String?) throws {
+        let date = TIFFEntry(
+            tag: ExifTag.dateTimeOriginal, type: TIFFType.ascii.rawValue, count: UInt32(bytes.count),
+            value: EntryBytes(bytes))
+        let block = try ExifBlock(payload: CompactTIFF.build(bigEndian: false, ifd0: [], exif: [date], gps: .absent))
+        let stored = block.text(ExifTag.dateTimeOriginal, in: EXIF_IFD_EXIF)
+        let text = try #require(stored)
+        #expect(block.camera().dateTimeOriginal == expected)
+        #expect(CameraInfo(dateTimeOriginal: text).dateTimeOriginal == expected)
+    }
+
     /// A block with a Make and a GPS latitude of `degrees`, and a value of `padding` bytes that
     /// makes libexif allocate that much more.
     static func arenaBlock(degrees: UInt32, padding: Int = 0) -> [UInt8] {

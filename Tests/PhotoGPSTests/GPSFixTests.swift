@@ -58,6 +58,7 @@ import Testing
     @Test func timestampsPrintAsISO8601() throws {
         let noon = try #require(GPSTimestamp(year: 1, month: 12, day: 31, nanosecondOfDay: 86_399_999_999_999))
         #expect(noon.description == "0001-12-31T23:59:59.999999999Z")
+        #expect(noon.withISO8601 { String(decoding: $0, as: UTF8.self) } == "0001-12-31T23:59:59.999999999Z")
         let plain = try #require(GPSTimestamp(year: 2019, month: 7, day: 1, nanosecondOfDay: 45_296_240_000_000))
         #expect(plain.description == "2019-07-01T12:34:56.24Z")
     }
@@ -75,6 +76,7 @@ import Testing
         let timestamp = try #require(
             GPSTimestamp(year: year, month: month, day: day, nanosecondOfDay: nanosecondOfDay))
         #expect(timestamp.description == text)
+        #expect(timestamp.withISO8601 { Array($0) } == Array(text.utf8))
     }
 
     @Test(

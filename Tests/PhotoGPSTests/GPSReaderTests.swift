@@ -158,6 +158,23 @@ struct Expectation: CustomTestStringConvertible, Sendable {
         if reading.status == .located { #expect(reading.fix?.source == (expected.source ?? .exif)) }
     }
 
+    /// The entry arrays a thread keeps from photo to photo (EntryArrays) carry nothing from one
+    /// to the next: every fixture read in a row on one thread, forwards then backwards, has the
+    /// outcome it has alone.
+    @Test func fixturePhotosReadOneAfterAnotherOnOneThreadKeepTheirOutcomes() {
+        let reader = GPSReader()
+        for expected in Self.expectations + Self.expectations.reversed() {
+            let reading = reader.read(fileAtPath: Array(Fixtures.photo(expected.file).utf8))
+            #expect(reading.status == expected.status, "\(expected.file)")
+            #expect(reading.fix?.latitude == expected.latitude, "\(expected.file)")
+            #expect(reading.fix?.longitude == expected.longitude, "\(expected.file)")
+            #expect(reading.fix?.altitude == expected.altitude, "\(expected.file)")
+            #expect(reading.fix?.timestamp?.description == expected.timestamp, "\(expected.file)")
+            #expect(reading.warnings.map(\.description) == expected.warnings, "\(expected.file)")
+            #expect(reading.error?.description == expected.error, "\(expected.file)")
+        }
+    }
+
     @Test func everyFixturePhotoHasAnExpectation() throws {
         let listed = Set(Self.expectations.map(\.file))
         let present = Set(try listDirectory(Fixtures.root + "/photos"))

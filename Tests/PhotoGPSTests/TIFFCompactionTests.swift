@@ -179,8 +179,9 @@ final class RecordingSource: ByteSource {
         #expect(ifd0.map(\.tag) == [ExifTag.make, ExifTag.model, ExifTag.gpsIFDPointer])
         let gpsOffset = try #require(reader.pointer(ExifTag.gpsIFDPointer, in: ifd0))
         let gps = try #require(try reader.readIFD(at: gpsOffset))
-        // GPSProcessingMethod is not read; a 2,000-byte GPSMapDatum is over the value limit.
-        #expect(gps.map(\.tag) == [GPSTag.versionID, GPSTag.latitudeRef, GPSTag.latitude])
+        // GPSVersionID and GPSProcessingMethod are not read; a 2,000-byte GPSMapDatum is over the
+        // value limit.
+        #expect(gps.map(\.tag) == [GPSTag.latitudeRef, GPSTag.latitude])
         // libexif reads the same values from the compact block as from the original.
         let fromCompact = try ExifBlock(payload: compact)
         let fromOriginal = try ExifBlock(payload: GPSReader.exifIdentifier + original)
@@ -270,6 +271,36 @@ final class RecordingSource: ByteSource {
         #expect(try reader.readIFD(at: reader.firstIFD)?.map(\.value) == entries.map(\.value))
     }
 
+    @Test func partsReadIntoReusedArraysAreThoseOfTheirOwnTIFFOnly() throws {
+        let tiff = TIFFBytes(bigEndian: false)
+        let make = TIFFBytes.Entry(
+            tag: ExifTag.make, type: TIFFType.ascii.rawValue, count: 11, value: Array("Long Make!".utf8) + [0])
+        let first = tiff.tiff(
+            ifd0: [make],
+            gps: [
+                tiff.entry(GPSTag.latitudeRef, .ascii, [0x4E, 0]),
+                tiff.entry(GPSTag.latitude, .rational, [1, 1, 2, 1, 3, 1]),
+                tiff.entry(GPSTag.longitudeRef, .ascii, [0x45, 0]),
+                tiff.entry(GPSTag.longitude, .rational, [4, 1, 5, 1, 6, 1]),
+            ])
+        let second = tiff.tiff(ifd0: [], gps: [tiff.entry(GPSTag.altitudeRef, .byte, [1])])
+        let third = tiff.tiff(ifd0: [make])
+        let arrays = EntryArrays()
+        for bytes in [first, second, third, first, third, second] {
+            let reader = try TIFFReader(source: MemorySource(storage: bytes))
+            let fresh = try CompactTIFF.parts(from: reader)
+            var reused = try CompactTIFF.parts(from: reader, reusing: arrays)
+            #expect(reused.ifd0 == fresh.ifd0)
+            #expect(reused.exif == fresh.exif)
+            #expect(reused.block == fresh.block)
+            reused.recycle(into: arrays)
+            #expect(reused.ifd0.isEmpty && reused.exif.isEmpty)
+        }
+        // The arrays given back keep their room, and are empty when taken.
+        let taken = arrays.take()
+        #expect(taken.isEmpty && taken.capacity > 0)
+    }
+
     @Test(arguments: [false, true])
     func entriesAreWrittenByTagAndRepeatedTagsInTheOrderRead(bigEndian: Bool) throws {
         let tiff = TIFFBytes(bigEndian: bigEndian)
@@ -331,5 +362,25 @@ final class RecordingSource: ByteSource {
         #expect(union == [0xFFFF, 0x9291, 0x8825, 0x0110, 0x0100, 64, 63, 5, 1, 0])
         #expect(union != tags)
         #expect(TagSet().isEmpty && !tags.isEmpty)
+    }
+
+    /// `contains` answers for every tag number as a Set does, for the sets the reader uses and
+    /// for tags that share their low six bits (0x0110 and 0x9290 with 0x0150, 0x8825 with 0x0025).
+    @Test func aTagSetContainsExactlyItsTags() {
+        let sets: [[UInt16]] = [
+            [ExifTag.make, ExifTag.model, ExifTag.exifIFDPointer, ExifTag.gpsIFDPointer],
+            [ExifTag.dateTimeOriginal, ExifTag.offsetTimeOriginal, ExifTag.subSecTimeOriginal],
+            [0x0110, 0x9290, 0x8825, 5, 0xFFFF],
+            [0, 64, 0xFFC0],
+        ]
+        for list in sets {
+            var tags = TagSet()
+            for tag in list { tags.insert(tag) }
+            let expected = Set(list)
+            let wrong = (0...UInt16.max).filter { tags.contains($0) != expected.contains($0) }
+            #expect(wrong.isEmpty, "\(list)")
+        }
+        let union = ([0x0110] as TagSet).union([0x0150, 0x0025])
+        #expect(union.contains(0x0150) && union.contains(0x0025) && !union.contains(0x0190))
     }
 }
