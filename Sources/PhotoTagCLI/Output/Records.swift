@@ -77,55 +77,6 @@ struct PhotoRecord: Sendable {
 }
 
 extension GPSTimestamp {
-    /// The longest ``description``: `YYYY-MM-DDTHH:MM:SS.fffffffffZ`.
-    static let maximumLength = 30
-
-    /// Writes ``description`` into `text` (at least ``maximumLength`` bytes) and returns its
-    /// length: a record's JSON writes the text from there, without making a string of it.
-    func write(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        let seconds = Int(nanosecondOfDay / 1_000_000_000)
-        var fraction = Int(nanosecondOfDay % 1_000_000_000)
-        var fractionDigits = 0
-        if fraction != 0 {
-            fractionDigits = 9
-            while fraction % 10 == 0 {
-                fraction /= 10
-                fractionDigits -= 1
-            }
-        }
-        var index = 0
-        func put(_ byte: UInt8) {
-            text[index] = byte
-            index += 1
-        }
-        func put(_ value: Int, digits: Int) {
-            var rest = value, place = index + digits
-            while place > index {
-                place -= 1
-                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                rest /= 10
-            }
-            index += digits
-        }
-        put(year, digits: 4)
-        put(UInt8(ascii: "-"))
-        put(month, digits: 2)
-        put(UInt8(ascii: "-"))
-        put(day, digits: 2)
-        put(UInt8(ascii: "T"))
-        put(seconds / 3600, digits: 2)
-        put(UInt8(ascii: ":"))
-        put(seconds / 60 % 60, digits: 2)
-        put(UInt8(ascii: ":"))
-        put(seconds % 60, digits: 2)
-        if fractionDigits > 0 {
-            put(UInt8(ascii: "."))
-            put(fraction, digits: fractionDigits)
-        }
-        put(UInt8(ascii: "Z"))
-        return index
-    }
-
     /// The instant, as seconds since 1970-01-01T00:00:00Z and the nanoseconds of its second:
     /// what ``CaptureTime`` reads from the ``description`` (`2019-07-01T12:34:56.24Z`).
     var instant: (seconds: Int64, nanoseconds: Int) {
@@ -254,11 +205,10 @@ extension PhotoRecord {
     /// separators from the writer.
     private func writeCompact(to json: inout JSONWriter, nearby: Bool) {
         // The GPS time's text is written on the stack, not made a string.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: GPSTimestamp.maximumLength) { text in
-            let timestamp = reading.fix?.timestamp.map {
-                UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: text[0..<$0.write(into: text)]))
-            }
-            writeCompactHead(timestamp: timestamp, to: &json)
+        if let timestamp = reading.fix?.timestamp {
+            timestamp.withISO8601 { writeCompactHead(timestamp: UnsafeRawBufferPointer($0), to: &json) }
+        } else {
+            writeCompactHead(timestamp: nil, to: &json)
         }
         writePlace(place.location, to: &json)
         if nearby {

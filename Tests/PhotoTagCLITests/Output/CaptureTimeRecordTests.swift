@@ -218,32 +218,6 @@ struct TimedPhoto {
         }
     }
 
-    @Test func aGPSTimestampWritesItsDescriptionsBytes() throws {
-        var stamps = [
-            GPSTimestamp(year: 2019, month: 7, day: 1, nanosecondOfDay: 45_296_240_000_000),
-            GPSTimestamp(year: 1, month: 1, day: 1, nanosecondOfDay: 0),
-            GPSTimestamp(year: 9999, month: 12, day: 31, nanosecondOfDay: 86_399_999_999_999),
-            GPSTimestamp(year: 2024, month: 2, day: 29, nanosecondOfDay: 1),
-            GPSTimestamp(year: 305, month: 10, day: 9, nanosecondOfDay: 36_000_500_000_000),
-        ]
-        var generator = SeededGenerator(state: 30)
-        for _ in 0..<200 {
-            stamps.append(
-                GPSTimestamp(
-                    year: Int.random(in: 1...9999, using: &generator), month: Int.random(in: 1...12, using: &generator),
-                    day: Int.random(in: 1...28, using: &generator),
-                    nanosecondOfDay: Int64.random(in: 0..<86_400_000_000_000, using: &generator)
-                        / [1, 1000, 1_000_000, 1_000_000_000].randomElement(using: &generator)!))
-        }
-        for stamp in stamps {
-            let stamp = try #require(stamp)
-            let written = [UInt8](unsafeUninitializedCapacity: GPSTimestamp.maximumLength) { text, count in
-                count = stamp.write(into: text)
-            }
-            #expect(String(decoding: written, as: UTF8.self) == stamp.description)
-        }
-    }
-
     @Test func aPhotoWithNoTimeAtAllHasANullTime() throws {
         let record = try Self.locate(TimedPhoto(latitude: Self.paris.latitude, longitude: Self.paris.longitude))
         #expect(record.keys.contains("time"))
