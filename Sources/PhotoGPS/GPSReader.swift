@@ -77,7 +77,7 @@ public struct GPSReader: Sendable {
     /// and is never opened.
     public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
-        return withTemporaryCPath(path) { cPath in
+        return withCPath(path) { cPath in
             // Only opening throws: read(source:) reports what goes wrong later in its reading.
             // The file's bookkeeping is on the stack (FileBytes), not in an object.
             do throws(PhotoGPSError) {
@@ -88,19 +88,6 @@ public struct GPSReader: Sendable {
                 }
                 return .failure(error)
             }
-        }
-    }
-
-    /// Calls `body` with `path` as a NUL-terminated C string, written into temporary memory (on
-    /// the stack for any usual path) rather than an array: a scan asks for one per file.
-    /// (`withCPath` of PhotoTagSupport makes an array.)
-    private func withTemporaryCPath<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: path.count + 1) { characters in
-            path.withUnsafeBytes { bytes in
-                UnsafeMutableRawBufferPointer(characters).copyMemory(from: bytes)
-            }
-            characters[path.count] = 0
-            return body(UnsafePointer(characters.baseAddress!))
         }
     }
 

@@ -115,16 +115,19 @@ package struct SystemError: Error, Equatable, Sendable {
     package var text: String { errnoText(code) }
 }
 
-/// Calls `body` with a byte path as a NUL-terminated C string.
+/// Calls `body` with a byte path as a NUL-terminated C string, written into temporary memory
+/// (on the stack for any usual path) rather than an array: a scan asks for one per file.
 package func withCPath<T, E: Error>(
     _ path: some Collection<UInt8>, _ body: (UnsafePointer<CChar>) throws(E) -> T
 ) throws(E) -> T {
-    var terminated = [UInt8]()
-    terminated.reserveCapacity(path.count + 1)
-    terminated += path
-    terminated.append(0)
-    return try terminated.withUnsafeBufferPointer { buffer throws(E) in
-        try buffer.withMemoryRebound(to: CChar.self) { characters throws(E) in try body(characters.baseAddress!) }
+    let count = path.count
+    return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count + 1) { (bytes) throws(E) -> T in
+        let end = bytes.initialize(fromContentsOf: path)
+        precondition(end == count, "a path's bytes changed while they were copied")
+        bytes[count] = 0
+        return try bytes.withMemoryRebound(to: CChar.self) { (characters) throws(E) -> T in
+            try body(UnsafePointer(characters.baseAddress!))
+        }
     }
 }
 

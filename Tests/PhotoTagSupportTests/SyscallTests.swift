@@ -77,6 +77,19 @@ import Testing
         #expect(SystemError(code: EACCES).text == "permission denied")
     }
 
+    @Test(arguments: [0, 1, 255, 4_096, 70_000])
+    func aCPathIsItsBytesAndOneNUL(length: Int) {
+        // Any collection of bytes (here a slice of a larger array, as a path below a root is),
+        // from empty to far beyond the stack's usual allotment; the bytes after it are not read.
+        let bytes = (0..<length + 7).map { UInt8(truncatingIfNeeded: 1 + $0 % 250) }
+        let path = bytes[3..<length + 3]
+        let copied = withCPath(path) { cPath -> [UInt8] in
+            #expect(strlen(cPath) == length)
+            return Array(UnsafeRawBufferPointer(start: cPath, count: length + 1))
+        }
+        #expect(copied == Array(path) + [0])
+    }
+
     @Test func pathsAreNULTerminatedAndDirectoryNamesReadWhole() throws {
         let folder = "/tmp/phototag-support-dir-\(getpid())"
         #expect(withCPath(Array(folder.utf8)) { mkdir($0, 0o700) } == 0)
