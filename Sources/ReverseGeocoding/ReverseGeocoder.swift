@@ -11,11 +11,12 @@ import Synchronization
 /// Finds the places nearest to a coordinate, offline, in a GeoNames-derived place table.
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by
-/// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed or built when
-/// it is opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the
-/// tree nodes on its path and the rows it returns.
+/// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed when it is
+/// opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the tree
+/// nodes on its path and the rows it returns. What is derived from the table (the grid of
+/// ``NearestCells``, the decoded shared names) is worked out on first use, cell by cell.
 ///
-/// A `ReverseGeocoder` is immutable; one instance serves any number of threads.
+/// A `ReverseGeocoder`'s answers never change; one instance serves any number of threads.
 public final class ReverseGeocoder: Sendable {
     let table: PlaceTable
     /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
