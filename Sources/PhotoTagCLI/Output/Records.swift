@@ -341,6 +341,10 @@ extension CoordinateRecord {
         writeCompactTail(atSea: location.atSea, error: nil, line: line, to: &json)
     }
 
+    /// ``atSeaWarning`` as a JSON string, a literal: the compact tail writes it with one copy,
+    /// where the `String` was retained, released and scanned for escapes in every record.
+    static var atSeaWarningJSON: StaticString { "\"the position is at sea: no country contains it\"" }
+
     /// The start of a compact record, up to the `place` key.
     private static func writeCompactHead(_ coordinate: Coordinate?, to json: inout JSONWriter) {
         json.piece(atMost: 64 + 2 * JSONCursor.numberRoom) { out in
@@ -354,10 +358,10 @@ extension CoordinateRecord {
 
     /// The end of a compact record, from `warnings`.
     private static func writeCompactTail(atSea: Bool, error: String?, line: Int?, to json: inout JSONWriter) {
-        let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
+        let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + Self.atSeaWarningJSON.utf8CodeUnitCount
         json.piece(atMost: room) { out in
             out.raw(",\"warnings\":[")
-            if atSea { out.string(atSeaWarning) }
+            if atSea { out.raw(Self.atSeaWarningJSON) }
             out.raw("],\"error\":")
             out.string(error)
             out.raw(",\"line\":")
