@@ -266,7 +266,9 @@ package struct PlaceView: Sendable {
     /// bytes), and geocode makes millions of views, whose reference counting was a tenth of its
     /// time.
     private unowned(unsafe) let geocoder: ReverseGeocoder
-    let slot: Int
+    /// Where the place is in its geocoder's table: one place per slot, so a key for what is
+    /// worked out from the place alone (`geocode` keeps its JSON by slot).
+    package let slot: Int
 
     init(geocoder: ReverseGeocoder, slot: Int) {
         self.geocoder = geocoder

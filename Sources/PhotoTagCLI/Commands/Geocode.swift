@@ -231,6 +231,9 @@ struct GeocodeRun {
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
             buffers.all[number].removeAll()
             var result = Part(bytes: buffers.all[number])
+            // NDJSON from the lookup keeps the text of the places it writes (see `PartBuffers`).
+            let fragments = ndjson ? buffers.takeFragments() : nil
+            defer { if let fragments { buffers.giveBack(fragments) } }
             for index in range {
                 let line = lines[index]
                 var record = CoordinateRecord(line: line.number)
@@ -244,7 +247,8 @@ struct GeocodeRun {
                         let location = geocoder.locate(coordinate, filter: place.filter)
                         if location.nearest == nil { result.placeless = true }
                         CoordinateRecord.writeCompact(
-                            coordinate: coordinate, location: location, line: line.number, to: &json)
+                            coordinate: coordinate, location: location, line: line.number, fragments: fragments,
+                            to: &json)
                     } else {
                         record.coordinate = coordinate
                         record.place = place.lookUp(coordinate, in: geocoder)
@@ -286,8 +290,21 @@ struct GeocodeRun {
 
 /// The output buffers of a batch's parts: part `i` is rendered into `all[i]` by exactly one thread,
 /// then written out by the caller before the next batch starts.
+///
+/// And the tables of the text of the places written lately (``PlaceFragments``), from batch to
+/// batch: a part takes one while it renders and gives it back, so there are only as many as
+/// parts were ever rendered at once (about one per thread), and each serves one part at a time.
 final class PartBuffers: @unchecked Sendable {
     let all: [ByteBuffer]
+    /// The tables that no part is using.
+    private let idleFragments = Locked<[PlaceFragments]>([])
 
     init(_ all: [ByteBuffer]) { self.all = all }
+
+    /// A table for a part to use until it gives it back: one that another part used before, or
+    /// a new one.
+    func takeFragments() -> PlaceFragments { idleFragments.withLock { $0.popLast() } ?? PlaceFragments() }
+
+    /// Gives back a table of ``takeFragments()``.
+    func giveBack(_ fragments: PlaceFragments) { idleFragments.withLock { $0.append(fragments) } }
 }

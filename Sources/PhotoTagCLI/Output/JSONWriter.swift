@@ -219,6 +219,29 @@ struct JSONCursor {
         }
     }
 
+    /// Copies `bytes` as they are (text that is JSON already, such as a place's cached
+    /// fragment), eight bytes at a time, the last eight overlapping the ones before.
+    @inline(__always)
+    mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        let count = bytes.count, target = UnsafeMutableRawPointer(at)
+        if count >= 8 {
+            var index = 0
+            while index + 8 < count {
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self), toByteOffset: index,
+                    as: UInt64.self)
+                index += 8
+            }
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8,
+                as: UInt64.self)
+        } else {
+            for index in 0..<count { at[index] = source.load(fromByteOffset: index, as: UInt8.self) }
+        }
+        at += count
+    }
+
     @inline(__always)
     mutating func byte(_ value: UInt8) {
         at.pointee = value
