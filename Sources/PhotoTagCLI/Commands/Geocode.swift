@@ -234,11 +234,15 @@ struct GeocodeRun {
             // NDJSON from the lookup keeps the text of the places it writes (see `PartBuffers`).
             let fragments = ndjson ? buffers.takeFragments() : nil
             defer { if let fragments { buffers.giveBack(fragments) } }
+            if ndjson {
+                // Room for the part's records at once (most take under 512 bytes), reserved
+                // while the buffer is empty: growing it later copied what was written so far.
+                result.bytes.write(atMost: 512 * range.count) { $0 }
+            }
             for index in range {
                 let line = lines[index]
-                var record = CoordinateRecord(line: line.number)
-                switch parseCoordinate(bytes[line.range]) {
-                case .success(let coordinate) where ndjson:
+                let parsed = parseCoordinate(bytes[line.range])
+                if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
                     var json = JSONWriter(pretty: false, into: result.bytes)
@@ -250,6 +254,7 @@ struct GeocodeRun {
                             coordinate: coordinate, location: location, line: line.number, fragments: fragments,
                             to: &json)
                     } else {
+                        var record = CoordinateRecord(line: line.number)
                         record.coordinate = coordinate
                         record.place = place.lookUp(coordinate, in: geocoder)
                         if !record.place.found, !place.skip { result.placeless = true }
@@ -258,6 +263,9 @@ struct GeocodeRun {
                     result.bytes.append(0x0A)
                     result.records += 1
                     continue
+                }
+                var record = CoordinateRecord(line: line.number)
+                switch parsed {
                 case .success(let coordinate):
                     record.coordinate = coordinate
                     record.place = place.lookUp(coordinate, in: geocoder)
