@@ -239,13 +239,15 @@ struct GeocodeRun {
                 // while the buffer is empty: growing it later copied what was written so far.
                 result.bytes.write(atMost: 512 * range.count) { $0 }
             }
+            // One writer for the part's NDJSON records: each is a value of its own at the top, and
+            // leaves the writer at the top again (a writer per record retained the buffer).
+            var json = JSONWriter(pretty: false, into: result.bytes)
             for index in range {
                 let line = lines[index]
                 let parsed = parseCoordinate(bytes[line.range])
                 if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
-                    var json = JSONWriter(pretty: false, into: result.bytes)
                     if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
                         // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
                         let location = geocoder.locate(coordinate, filter: place.filter)
