@@ -193,6 +193,15 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         return pa != pb ? pa > pb : geonameId(at: a) < geonameId(at: b)
     }
 
+    /// The squared chord from `query` (a unit vector) to the place at `slot`, computed exactly as
+    /// the search computes it, so that a bound made from it admits that place again.
+    @inline(__always)
+    func squaredChord(_ query: SIMD3<Double>, _ slot: Int) -> Double {
+        let vector = vectors + 3 &* slot
+        let dx = query.x - vector[0], dy = query.y - vector[1], dz = query.z - vector[2]
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// Collects the best places found so far during a search.
     protocol Collector {
         /// The largest squared chord a place may have and still be offered.
@@ -213,6 +222,34 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
                 worst = squaredChord
                 slot = candidate
             }
+        }
+    }
+
+    /// Every place within a squared chord, into storage for at most `limit` slots; when there are
+    /// more, the search is cut short (the bound drops below every distance) and ``overflowed``
+    /// is set.
+    struct Within: Collector {
+        var worst: Double
+        let slots: UnsafeMutablePointer<UInt32>
+        let limit: Int
+        var count = 0
+        var overflowed = false
+
+        init(squaredChord: Double, into slots: UnsafeMutablePointer<UInt32>, limit: Int) {
+            worst = squaredChord
+            self.slots = slots
+            self.limit = limit
+        }
+
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+            guard count < limit else {
+                overflowed = true
+                worst = -1
+                return
+            }
+            // Slots are below the table's 32-bit count.
+            slots[count] = UInt32(truncatingIfNeeded: candidate)
+            count += 1
         }
     }
 

@@ -1,5 +1,6 @@
 import CGeoNamesData
 import PhotoTagSupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -10,11 +11,12 @@ import PhotoTagSupport
 /// Finds the places nearest to a coordinate, offline, in a GeoNames-derived place table.
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by
-/// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed or built when
-/// it is opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the
-/// tree nodes on its path and the rows it returns.
+/// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed when it is
+/// opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the tree
+/// nodes on its path and the rows it returns. What is derived from the table (the grid of
+/// ``NearestCells``, the decoded shared names) is worked out on first use, cell by cell.
 ///
-/// A `ReverseGeocoder` is immutable; one instance serves any number of threads.
+/// A `ReverseGeocoder`'s answers never change; one instance serves any number of threads.
 public final class ReverseGeocoder: Sendable {
     let table: PlaceTable
     /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
@@ -22,6 +24,9 @@ public final class ReverseGeocoder: Sendable {
     /// Names that many places share, decoded once: regions by index, other strings by offset.
     /// Reached only through `withLock`, so every access holds the lock.
     private let shared = Locked(SharedNames())
+    /// For each cell of a grid, the few places that can be nearest to a point in it, or where
+    /// the search for them starts (see ``NearestCells``), worked out on the first point in the cell.
+    let cells = NearestCells()
 
     /// The cache of shared names (see ``shared``).
     private struct SharedNames {
@@ -87,10 +92,66 @@ public final class ReverseGeocoder: Sendable {
     /// - Complexity: O(log n) expected.
     public func nearestPlace(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceMatch? {
         let query = coordinate.unitVector
+        let slot = nearestSlot(coordinate, query, filter)
+        guard slot >= 0 else { return nil }
+        return match(slot, query, filter)
+    }
+
+    /// The slot of the place nearest to `coordinate` (whose unit vector is `query`) that passes
+    /// `filter`'s population, within its distance (a hair wide, see ``bound(_:)``); -1 for none.
+    ///
+    /// Without a population filter the answer comes from the coordinate's cell of
+    /// ``NearestCells``: the few places that can be nearest to any point of the cell, compared
+    /// one by one, or, in a cell with more of them, a search that starts from the place nearest
+    /// to the cell's centre, whose distance bounds the answer's from the first node on. An
+    /// unbounded search of a point far out at sea (the nearest place 1,000 km away or more)
+    /// wandered through much of the ocean's edge. The answer is the same either way: the
+    /// candidates hold every place that can win in the cell, and they and the seed are offered
+    /// to the same collector, which ranks them as the search does (ties included).
+    func nearestSlot(_ coordinate: Coordinate, _ query: SIMD3<Double>, _ filter: PlaceFilter) -> Int {
         var best = PlaceTable.Best(worst: bound(filter))
-        table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
-        guard best.slot >= 0 else { return nil }
-        return match(best.slot, query, filter)
+        let minimumPopulation = minimumPopulation(filter)
+        guard minimumPopulation == 0, table.count > 0 else {
+            table.search(query, minimumPopulation: minimumPopulation, into: &best)
+            return best.slot
+        }
+        let cell = NearestCells.cell(coordinate)
+        guard let entry = cells.entry(cell) ?? fill(cell) else {
+            // Another thread is working the cell out: a search of its own.
+            table.search(query, minimumPopulation: 0, into: &best)
+            return best.slot
+        }
+        if let candidates = entry.candidates {
+            for slot in candidates {
+                let squared = table.squaredChord(query, Int(slot))
+                if squared <= best.worst { best.offer(squared, Int(slot), in: table) }
+            }
+            return best.slot
+        }
+        let squared = table.squaredChord(query, entry.seed)
+        if squared <= best.worst { best.offer(squared, entry.seed, in: table) }
+        table.search(query, minimumPopulation: 0, into: &best)
+        return best.slot
+    }
+
+    /// Works out `cell` of ``cells`` (see ``NearestCells``) and returns it; `nil` when another
+    /// thread is already at it. The table must not be empty.
+    private func fill(_ cell: Int) -> NearestCells.Entry? {
+        guard let candidates = cells.claim(cell) else { return cells.entry(cell) }
+        let centre = NearestCells.centre(cell)
+        var nearest = PlaceTable.Best(worst: .infinity)
+        table.search(centre, minimumPopulation: 0, into: &nearest)
+        let seed = nearest.slot
+        // Every place within the seed's distance plus twice the cell's radius of the centre,
+        // with a margin (a micro-radian, 6 m) far above the rounding of any of these numbers.
+        let seedAngle = 2 * asin(min(1, table.squaredChord(centre, seed).squareRoot() / 2))
+        let limit = seedAngle + 2 * cells.radius(cell) + 1e-6
+        let chord = 2 * sin(limit / 2)
+        var within = PlaceTable.Within(
+            squaredChord: limit >= .pi ? .infinity : chord * chord, into: candidates,
+            limit: NearestCells.maximumCandidates)
+        table.search(centre, minimumPopulation: 0, into: &within)
+        return cells.publish(cell, seed: seed, candidates: within.overflowed ? nil : within.count)
     }
 
     /// The `count` places nearest to `coordinate` that pass `filter`, nearest first.
@@ -147,10 +208,9 @@ public final class ReverseGeocoder: Sendable {
     /// The view is valid only while this geocoder lives (see ``PlaceView``).
     package func nearestPlaceView(to coordinate: Coordinate, filter: PlaceFilter = .none) -> PlaceView.Match? {
         let query = coordinate.unitVector
-        var best = PlaceTable.Best(worst: bound(filter))
-        table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
-        guard best.slot >= 0, let (distance, bearing) = measure(best.slot, query, filter) else { return nil }
-        return PlaceView.Match(view: PlaceView(geocoder: self, slot: best.slot), distanceKm: distance, bearing: bearing)
+        let slot = nearestSlot(coordinate, query, filter)
+        guard slot >= 0, let (distance, bearing) = measure(slot, query, filter) else { return nil }
+        return PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
     }
 
     /// The place at `slot`, its shared names taken from (or added to) the cache.
@@ -206,7 +266,9 @@ package struct PlaceView: Sendable {
     /// bytes), and geocode makes millions of views, whose reference counting was a tenth of its
     /// time.
     private unowned(unsafe) let geocoder: ReverseGeocoder
-    let slot: Int
+    /// Where the place is in its geocoder's table: one place per slot, so a key for what is
+    /// worked out from the place alone (`geocode` keeps its JSON by slot).
+    package let slot: Int
 
     init(geocoder: ReverseGeocoder, slot: Int) {
         self.geocoder = geocoder
@@ -289,4 +351,143 @@ package struct PlaceView: Sendable {
 
     /// The place with its strings made (as ``ReverseGeocoder/nearestPlace(to:filter:)`` gives it).
     package var place: Place { geocoder.place(at: slot) }
+}
+
+/// For each cell of a latitude-longitude grid (``degreesPerCell`` degrees each way), the places
+/// that can be nearest to a point in the cell, when there are at most ``maximumCandidates`` of
+/// them, and the place nearest to its centre (the seed): what ``ReverseGeocoder/nearestSlot(_:_:_:)``
+/// reads instead of searching the whole tree.
+///
+/// **Why the candidates suffice.** Let c be the cell's centre, ρ the largest angle from c to a
+/// point of the cell (at a corner) and S the place nearest to c. For a point q of the cell and
+/// a place P farther than `angle(c, S) + 2ρ` from c: `angle(q, P) ≥ angle(c, P) − ρ >
+/// angle(c, S) + ρ ≥ angle(q, S)`, so P is farther from q than S and never the answer. The
+/// candidates are every place within that angle (plus a margin far above rounding) of c.
+///
+/// A cell is worked out by the first point in it (one search for the seed, one for the places
+/// around it, cut short past ``maximumCandidates``), so a run pays only for the cells its
+/// points fall in. The tables are immutable and must stay byte-identical to a fresh import, so
+/// the grid is made while they are used rather than stored with them.
+/// (`@unchecked`: the states are atomics, and a cell's candidates are written once, by the thread
+/// that claimed it, before its state is published.)
+final class NearestCells: @unchecked Sendable {
+    /// Degrees of latitude and of longitude per cell.
+    static let degreesPerCell = 1
+    static let rows = 180 / degreesPerCell
+    static let columns = 360 / degreesPerCell
+    /// The most candidates a cell lists; a cell with more is searched from its seed.
+    static let maximumCandidates = 32
+
+    /// What the grid knows of a cell.
+    struct Entry {
+        /// The place nearest to the cell's centre.
+        var seed: Int
+        /// Every place that can be nearest to a point of the cell; `nil` when there are too many.
+        var candidates: UnsafeBufferPointer<UInt32>?
+    }
+
+    /// Each cell's state: 0 not worked out, -1 being worked out, otherwise
+    /// `(seed + 1) << 8 | n` with n candidates, or ``tooMany``.
+    private let states: UnsafeMutablePointer<Atomic<Int>>
+    /// ``maximumCandidates`` slots per cell, written by the thread that claimed the cell before
+    /// it publishes the cell's state (release), read after loading it (acquire).
+    private let candidates: UnsafeMutablePointer<UInt32>
+    private static let tooMany = 0xFF
+    private static let count = rows * columns
+
+    init() {
+        states = .allocate(capacity: Self.count)
+        for index in 0..<Self.count { (states + index).initialize(to: Atomic(0)) }
+        // Left uninitialised: only what a cell's state covers is read, and only touched pages
+        // take memory.
+        candidates = .allocate(capacity: Self.count * Self.maximumCandidates)
+    }
+
+    deinit {
+        states.deinitialize(count: Self.count)
+        states.deallocate()
+        candidates.deallocate()
+    }
+
+    /// The cell of a coordinate (the last row and column also hold 90° and 180°).
+    static func cell(_ coordinate: Coordinate) -> Int {
+        let scale = 1 / Double(degreesPerCell)
+        let row = min(rows - 1, max(0, Int((coordinate.latitude + 90) * scale)))
+        let column = min(columns - 1, max(0, Int((coordinate.longitude + 180) * scale)))
+        return row * columns + column
+    }
+
+    /// The corners of `cell` as latitude and longitude, and its centre's.
+    private static func bounds(_ cell: Int) -> (south: Double, west: Double, north: Double, east: Double) {
+        let size = Double(degreesPerCell)
+        let south = Double(cell / columns) * size - 90, west = Double(cell % columns) * size - 180
+        return (south, west, south + size, west + size)
+    }
+
+    /// The unit vector of a latitude and longitude in range (as the grid makes them).
+    private static func vector(_ latitude: Double, _ longitude: Double) -> SIMD3<Double> {
+        Coordinate(latitude: latitude, longitude: longitude)?.unitVector ?? SIMD3(0, 0, 1)
+    }
+
+    /// The unit vector of the centre of `cell`.
+    static func centre(_ cell: Int) -> SIMD3<Double> {
+        let box = bounds(cell)
+        return vector((box.south + box.north) / 2, (box.west + box.east) / 2)
+    }
+
+    /// ``radius(_:)`` by row (the cells of a row are the same shape, turned about the axis).
+    private let radii = (0..<NearestCells.rows).map { NearestCells.radius(ofCell: $0 * NearestCells.columns) }
+
+    /// The largest angle from the centre of `cell` to a point of it, in radians, widened a little.
+    func radius(_ cell: Int) -> Double { radii[cell / Self.columns] }
+
+    /// ``radius(_:)``, worked out: the distance from the centre along an edge has one minimum
+    /// and no other extremum, so the largest is at a corner.
+    private static func radius(ofCell cell: Int) -> Double {
+        let box = bounds(cell), centre = centre(cell)
+        var largest = 0.0
+        for (latitude, longitude) in [
+            (box.south, box.west), (box.south, box.east), (box.north, box.west), (box.north, box.east),
+        ] {
+            let corner = vector(latitude, longitude)
+            let cross = SIMD3(
+                corner.y * centre.z - corner.z * centre.y, corner.z * centre.x - corner.x * centre.z,
+                corner.x * centre.y - corner.y * centre.x)
+            largest = max(largest, atan2((cross * cross).sum().squareRoot(), (corner * centre).sum()))
+        }
+        return largest * (1 + 1e-9)
+    }
+
+    /// What is known of `cell`, or `nil` when it is not worked out yet (or is being worked out).
+    @inline(__always)
+    func entry(_ cell: Int) -> Entry? {
+        let state = states[cell].load(ordering: .acquiring)
+        guard state > 0 else { return nil }
+        return entry(cell, state)
+    }
+
+    private func entry(_ cell: Int, _ state: Int) -> Entry {
+        let count = state & 0xFF
+        return Entry(
+            seed: (state >> 8) - 1,
+            candidates: count == Self.tooMany
+                ? nil
+                : UnsafeBufferPointer(start: candidates + cell * Self.maximumCandidates, count: count))
+    }
+
+    /// Claims `cell` for working out: its candidates' storage, or `nil` when another thread has
+    /// it already.
+    func claim(_ cell: Int) -> UnsafeMutablePointer<UInt32>? {
+        guard states[cell].compareExchange(expected: 0, desired: -1, ordering: .relaxed).exchanged else {
+            return nil
+        }
+        return candidates + cell * Self.maximumCandidates
+    }
+
+    /// Publishes a claimed cell: its seed and its candidates' count (`nil`: too many).
+    func publish(_ cell: Int, seed: Int, candidates count: Int?) -> Entry {
+        let state = (seed + 1) << 8 | (count ?? Self.tooMany)
+        states[cell].store(state, ordering: .releasing)
+        return entry(cell, state)
+    }
 }

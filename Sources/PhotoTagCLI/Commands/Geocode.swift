@@ -231,21 +231,32 @@ struct GeocodeRun {
         @Sendable func part(_ number: Int, _ range: Range<Int>) -> Part {
             buffers.all[number].removeAll()
             var result = Part(bytes: buffers.all[number])
+            // NDJSON from the lookup keeps the text of the places it writes (see `PartBuffers`).
+            let fragments = ndjson ? buffers.takeFragments() : nil
+            defer { if let fragments { buffers.giveBack(fragments) } }
+            if ndjson {
+                // Room for the part's records at once (most take under 512 bytes), reserved
+                // while the buffer is empty: growing it later copied what was written so far.
+                result.bytes.write(atMost: 512 * range.count) { $0 }
+            }
+            // One writer for the part's NDJSON records: each is a value of its own at the top, and
+            // leaves the writer at the top again (a writer per record retained the buffer).
+            var json = JSONWriter(pretty: false, into: result.bytes)
             for index in range {
                 let line = lines[index]
-                var record = CoordinateRecord(line: line.number)
-                switch parseCoordinate(bytes[line.range]) {
-                case .success(let coordinate) where ndjson:
+                let parsed = parseCoordinate(bytes[line.range])
+                if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
-                    var json = JSONWriter(pretty: false, into: result.bytes)
                     if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
                         // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
                         let location = geocoder.locate(coordinate, filter: place.filter)
                         if location.nearest == nil { result.placeless = true }
                         CoordinateRecord.writeCompact(
-                            coordinate: coordinate, location: location, line: line.number, to: &json)
+                            coordinate: coordinate, location: location, line: line.number, fragments: fragments,
+                            to: &json)
                     } else {
+                        var record = CoordinateRecord(line: line.number)
                         record.coordinate = coordinate
                         record.place = place.lookUp(coordinate, in: geocoder)
                         if !record.place.found, !place.skip { result.placeless = true }
@@ -254,6 +265,9 @@ struct GeocodeRun {
                     result.bytes.append(0x0A)
                     result.records += 1
                     continue
+                }
+                var record = CoordinateRecord(line: line.number)
+                switch parsed {
                 case .success(let coordinate):
                     record.coordinate = coordinate
                     record.place = place.lookUp(coordinate, in: geocoder)
@@ -286,8 +300,21 @@ struct GeocodeRun {
 
 /// The output buffers of a batch's parts: part `i` is rendered into `all[i]` by exactly one thread,
 /// then written out by the caller before the next batch starts.
+///
+/// And the tables of the text of the places written lately (``PlaceFragments``), from batch to
+/// batch: a part takes one while it renders and gives it back, so there are only as many as
+/// parts were ever rendered at once (about one per thread), and each serves one part at a time.
 final class PartBuffers: @unchecked Sendable {
     let all: [ByteBuffer]
+    /// The tables that no part is using.
+    private let idleFragments = Locked<[PlaceFragments]>([])
 
     init(_ all: [ByteBuffer]) { self.all = all }
+
+    /// A table for a part to use until it gives it back: one that another part used before, or
+    /// a new one.
+    func takeFragments() -> PlaceFragments { idleFragments.withLock { $0.popLast() } ?? PlaceFragments() }
+
+    /// Gives back a table of ``takeFragments()``.
+    func giveBack(_ fragments: PlaceFragments) { idleFragments.withLock { $0.append(fragments) } }
 }

@@ -219,6 +219,29 @@ struct JSONCursor {
         }
     }
 
+    /// Copies `bytes` as they are (text that is JSON already, such as a place's cached
+    /// fragment), eight bytes at a time, the last eight overlapping the ones before.
+    @inline(__always)
+    mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }
+        let count = bytes.count, target = UnsafeMutableRawPointer(at)
+        if count >= 8 {
+            var index = 0
+            while index + 8 < count {
+                target.storeBytes(
+                    of: source.loadUnaligned(fromByteOffset: index, as: UInt64.self), toByteOffset: index,
+                    as: UInt64.self)
+                index += 8
+            }
+            target.storeBytes(
+                of: source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self), toByteOffset: count - 8,
+                as: UInt64.self)
+        } else {
+            for index in 0..<count { at[index] = source.load(fromByteOffset: index, as: UInt8.self) }
+        }
+        at += count
+    }
+
     @inline(__always)
     mutating func byte(_ value: UInt8) {
         at.pointee = value
@@ -335,19 +358,32 @@ struct JSONCursor {
         fixed(value, width: length)
     }
 
-    /// The last `width` decimal digits of `value`, with leading zeros, written two at a time.
+    /// The last `width` decimal digits of `value`, with leading zeros, written two at a time:
+    /// each pair is one load from ``digitPairs`` and one store, with one division by 100.
     @inline(__always)
     mutating func fixed(_ value: UInt, width: Int) {
         var end = at + width, rest = value
+        let pairs = UnsafeRawPointer(Self.digitPairs.utf8Start)
         while end - at >= 2 {
-            let pair = rest % 100
-            rest /= 100
+            let quotient = rest / 100
+            let pair = Int(truncatingIfNeeded: rest &- quotient &* 100)
+            rest = quotient
             end -= 2
-            end[0] = UInt8(truncatingIfNeeded: 0x30 + pair / 10)
-            end[1] = UInt8(truncatingIfNeeded: 0x30 + pair % 10)
+            UnsafeMutableRawPointer(end).storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: 2 &* pair, as: UInt16.self), as: UInt16.self)
         }
-        if end > at { at.pointee = UInt8(truncatingIfNeeded: 0x30 + rest % 10) }
+        if end > at { at.pointee = UInt8(truncatingIfNeeded: 0x30 &+ rest % 10) }
         at += width
+    }
+
+    /// The two decimal digits of every number below 100, `00` to `99`, in order.
+    static var digitPairs: StaticString {
+        """
+        00010203040506070809101112131415161718192021222324\
+        25262728293031323334353637383940414243444546474849\
+        50515253545556575859606162636465666768697071727374\
+        75767778798081828384858687888990919293949596979899
+        """
     }
 
     /// A number, as `Double.description` writes it, or `null` (also for infinities and NaN).
@@ -383,18 +419,18 @@ struct JSONCursor {
             let whole = Int(product)
             let units = product - Double(whole) >= 0.5 ? whole + 1 : whole
             guard Double(units) / 1e7 == magnitude else { return false }
-            var fraction = units % 10_000_000, decimals = 7
+            // `units` is not negative: unsigned division by a constant is a multiplication.
+            let integral = UInt(units) / 10_000_000, fraction = UInt(units) &- integral &* 10_000_000
             if value < 0 { byte(UInt8(ascii: "-")) }
-            digits(UInt(units / 10_000_000))
+            digits(integral)
             byte(UInt8(ascii: "."))
             if fraction == 0 {
                 byte(0x30)
             } else {
-                while fraction % 10 == 0 {
-                    fraction /= 10
-                    decimals -= 1
-                }
-                fixed(UInt(fraction), width: decimals)
+                // All seven decimals, then the trailing zeros taken back (the last decimal that
+                // is not zero stops it): no division per zero.
+                fixed(fraction, width: 7)
+                while at[-1] == 0x30 { at -= 1 }
             }
             return true
         }
@@ -430,7 +466,11 @@ struct JSONCursor {
         guard kilometres.isFinite, kilometres >= 0, kilometres < 1e12 else {
             return number(roundedDistance(kilometres))
         }
-        let metres = UInt((kilometres * 1000).rounded())
+        // `rounded()` (half away from zero) without its call: the product is below 2^52, so its
+        // whole part and the rest are exact.
+        let product = kilometres * 1000
+        let truncated = UInt(product)
+        let metres = product - Double(truncated) >= 0.5 ? truncated + 1 : truncated
         guard metres < 1_000_000_000_000 else { return number(roundedDistance(kilometres)) }
         digits(metres / 1000)
         byte(UInt8(ascii: "."))

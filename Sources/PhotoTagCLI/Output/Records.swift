@@ -1,6 +1,12 @@
 import PhotoGPS
 import ReverseGeocoding
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the place lookup found for one point: where it is (``Location``: the country, region
 /// and zone that contain it, the nearest place inside that country, the city a person would
 /// name) and, with `--nearest k`, the k nearest places whatever their country.
@@ -379,13 +385,21 @@ extension CoordinateRecord {
     /// ``writeCompact(to:nearby:)`` of a point that was looked up, without `nearby`, from its
     /// parts: `geocode` writes each point as soon as it is looked up rather than making a record
     /// and copying it (a ``Location`` holds strings, and each copy retains them).
+    ///
+    /// - Parameter fragments: the cached text of the places written lately (see
+    ///   ``PlaceFragments``), for the geocoder that gave `location`.
     static func writeCompact(
-        coordinate: Coordinate, location: borrowing Location, line: Int?, to json: inout JSONWriter
+        coordinate: Coordinate, location: borrowing Location, line: Int?, fragments: PlaceFragments? = nil,
+        to json: inout JSONWriter
     ) {
         writeCompactHead(coordinate, to: &json)
-        writePlace(location, to: &json)
+        writePlace(location, fragments: fragments, to: &json)
         writeCompactTail(atSea: location.atSea, error: nil, line: line, to: &json)
     }
+
+    /// ``atSeaWarning`` as a JSON string, a literal: the compact tail writes it with one copy,
+    /// where the `String` was retained, released and scanned for escapes in every record.
+    static var atSeaWarningJSON: StaticString { "\"the position is at sea: no country contains it\"" }
 
     /// The start of a compact record, up to the `place` key.
     private static func writeCompactHead(_ coordinate: Coordinate?, to json: inout JSONWriter) {
@@ -400,10 +414,10 @@ extension CoordinateRecord {
 
     /// The end of a compact record, from `warnings`.
     private static func writeCompactTail(atSea: Bool, error: String?, line: Int?, to json: inout JSONWriter) {
-        let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + (atSea ? JSONCursor.room(atSeaWarning) : 0)
+        let room = 64 + JSONCursor.numberRoom + JSONCursor.room(error) + Self.atSeaWarningJSON.utf8CodeUnitCount
         json.piece(atMost: room) { out in
             out.raw(",\"warnings\":[")
-            if atSea { out.string(atSeaWarning) }
+            if atSea { out.raw(Self.atSeaWarningJSON) }
             out.raw("],\"error\":")
             out.string(error)
             out.raw(",\"line\":")
@@ -423,9 +437,12 @@ func writePlace(_ location: Location?, to json: inout JSONWriter) {
 }
 
 /// ``writePlace(_:to:)-(Location?,_)`` of a lookup's answer.
-func writePlace(_ location: borrowing Location, to json: inout JSONWriter) {
+///
+/// - Parameter fragments: on one line, the cached text of the places written lately (see
+///   ``PlaceFragments``), for the geocoder that gave `location`.
+func writePlace(_ location: borrowing Location, fragments: PlaceFragments? = nil, to json: inout JSONWriter) {
     guard location.nearest != nil || location.countryCode != nil else { return json.null() }
-    if !json.pretty { return writeCompactPlace(location, to: &json) }
+    if !json.pretty { return writeCompactPlace(location, fragments: fragments, to: &json) }
     let named = location.nearest.map { ($0.view.fields, $0.distanceKm, $0.bearing) }
     json.beginObject()
     json.key("geonameId")
@@ -485,17 +502,26 @@ func writePlace(_ location: borrowing Location, to json: inout JSONWriter) {
 /// The named place's and the city's fields are read into locals of their own first: the body
 /// then reads scalars, where optional chaining into the whole ``PlaceView/Fields`` (about 200
 /// bytes) copied it once for each field it wrote.
-private func writeCompactPlace(_ location: borrowing Location, to json: inout JSONWriter) {
+///
+/// What depends on the named place alone (its ``PlaceFragments/Entry``) is copied from
+/// `fragments` when the place is there, and kept there when it is not.
+private func writeCompactPlace(_ location: borrowing Location, fragments: PlaceFragments?, to json: inout JSONWriter) {
     var geonameId: Int? = nil, population: Int? = nil, bearing: Int? = nil
     var name: UnsafeRawBufferPointer? = nil, asciiName: UnsafeRawBufferPointer? = nil
     var featureCode: UnsafeRawBufferPointer? = nil
     var latitude: Double? = nil, longitude: Double? = nil, distanceKm: Double? = nil
+    // The named place's cached text, or its slot to cache it under (-1: none, or no cache).
+    var cached: PlaceFragments.Entry? = nil, slot = -1
     if let nearest = location.nearest {
-        let own = nearest.view.ownFields
-        (geonameId, name, asciiName, population) = (own.geonameId, own.name, own.asciiName, own.population)
-        (featureCode, latitude, longitude) = (own.featureCode, own.latitude, own.longitude)
         distanceKm = nearest.distanceKm
         bearing = roundedBearing(nearest.bearing)
+        if let fragments { cached = fragments.entry(nearest.view.slot) }
+        if cached == nil {
+            if fragments != nil { slot = nearest.view.slot }
+            let own = nearest.view.ownFields
+            (geonameId, name, asciiName, population) = (own.geonameId, own.name, own.asciiName, own.population)
+            (featureCode, latitude, longitude) = (own.featureCode, own.latitude, own.longitude)
+        }
     }
     var city: (geonameId: Int, name: UnsafeRawBufferPointer, population: Int, distanceKm: Double)? = nil
     if let match = location.city {
@@ -506,18 +532,28 @@ private func writeCompactPlace(_ location: borrowing Location, to json: inout JS
     // The keys, the punctuation and the basis take under 300 bytes (32 more to spare), and there
     // are nine numbers.
     var room = 332 + 9 * JSONCursor.numberRoom
-    room += JSONCursor.room(name) + JSONCursor.room(asciiName) + JSONCursor.room(admin1)
-    room += JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
+    if let cached {
+        room += cached.head.count + cached.middle.count
+    } else {
+        room += JSONCursor.room(name) + JSONCursor.room(asciiName) + JSONCursor.room(featureCode)
+    }
+    room += JSONCursor.room(admin1) + JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
     room += JSONCursor.room(location.countryCode) + JSONCursor.room(country)
-    room += JSONCursor.room(location.timezone) + JSONCursor.room(featureCode) + JSONCursor.room(city?.name)
+    room += JSONCursor.room(location.timezone) + JSONCursor.room(city?.name)
     json.piece(atMost: room) { out in
-        out.raw("{\"geonameId\":")
-        out.integer(geonameId)
-        out.raw(",\"name\":")
-        out.string(name)
-        out.raw(",\"asciiName\":")
-        out.string(asciiName)
-        out.raw(",\"admin1\":")
+        let headStart = out.at
+        if let cached {
+            out.copy(cached.head)
+        } else {
+            out.raw("{\"geonameId\":")
+            out.integer(geonameId)
+            out.raw(",\"name\":")
+            out.string(name)
+            out.raw(",\"asciiName\":")
+            out.string(asciiName)
+            out.raw(",\"admin1\":")
+        }
+        let headEnd = out.at
         out.string(admin1)
         out.raw(",\"admin1Code\":")
         out.string(location.admin1Code)
@@ -529,15 +565,25 @@ private func writeCompactPlace(_ location: borrowing Location, to json: inout JS
         out.string(country)
         out.raw(",\"timezone\":")
         out.string(location.timezone)
-        out.raw(",\"population\":")
-        out.integer(population)
-        out.raw(",\"featureCode\":")
-        out.string(featureCode)
-        out.raw(",\"latitude\":")
-        out.number(latitude)
-        out.raw(",\"longitude\":")
-        out.number(longitude)
-        out.raw(",\"distanceKm\":")
+        let middleStart = out.at
+        if let cached {
+            out.copy(cached.middle)
+        } else {
+            out.raw(",\"population\":")
+            out.integer(population)
+            out.raw(",\"featureCode\":")
+            out.string(featureCode)
+            out.raw(",\"latitude\":")
+            out.number(latitude)
+            out.raw(",\"longitude\":")
+            out.number(longitude)
+            out.raw(",\"distanceKm\":")
+            if slot >= 0, let fragments {
+                fragments.keep(
+                    slot, head: UnsafeRawBufferPointer(start: headStart, count: headEnd - headStart),
+                    middle: UnsafeRawBufferPointer(start: middleStart, count: out.at - middleStart))
+            }
+        }
         if let distanceKm { out.metres(distanceKm) } else { out.raw("null") }
         out.raw(",\"bearing\":")
         out.integer(bearing)
@@ -559,6 +605,81 @@ private func writeCompactPlace(_ location: borrowing Location, to json: inout JS
         case .boundaries: out.raw(",\"basis\":\"boundaries\"}")
         case .nearest: out.raw(",\"basis\":\"nearest\"}")
         }
+    }
+}
+
+/// The text of a named place's compact `place` object that depends on the place alone, for the
+/// places written lately, by slot: `geocode` writes millions of places, nearby points name the
+/// same ones (at sea, the nearest places of a whole ocean are a few hundred on its shores), and
+/// the place's numbers (its coordinates above all) were most of the cost of writing it.
+///
+/// Each place has two pieces: the head, `{"geonameId":…,"name":…,"asciiName":…,"admin1":`, and
+/// the middle, `,"population":…,"featureCode":…,"latitude":…,"longitude":…,"distanceKm":`
+/// (the point's own fields go between and after them). They are kept in a direct-mapped table
+/// of fixed-size entries (a slot goes to entry `slot % capacity`; neighbouring places have
+/// neighbouring slots), each marked with its slot, so a place is only ever read back from an
+/// entry that was written for it. Places whose text does not fit an entry are not kept.
+///
+/// A table serves one geocoder (slots are its table's) and one thread at a time (`geocode`
+/// keeps one per part of a batch, with the part's output buffer).
+final class PlaceFragments {
+    /// A place's two pieces, in the table's memory (valid until the entry is written again).
+    struct Entry {
+        let head: UnsafeRawBufferPointer
+        let middle: UnsafeRawBufferPointer
+    }
+
+    /// Bytes per entry: the slot plus one (8 bytes; 0 marks an empty entry), the lengths of the
+    /// two pieces (2 bytes each, then 4 unused) and the pieces themselves.
+    static let entrySize = 256
+    private static let textOffset = 16
+
+    /// How many entries (a power of two).
+    let capacity: Int
+    private let storage: UnsafeMutableRawPointer
+
+    /// - Parameter capacity: how many entries, a power of two. The default, 16,384 entries
+    ///   (4 MiB, zeroed pages that are only backed once written), kept about 80% of the places of
+    ///   the benchmark's million random points: a place written once is often written again.
+    init(capacity: Int = 16384) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "a capacity of \(capacity)")
+        self.capacity = capacity
+        guard let storage = calloc(capacity, Self.entrySize) else {
+            preconditionFailure("no memory for \(capacity) places' text")
+        }
+        self.storage = storage
+    }
+
+    deinit { free(storage) }
+
+    @inline(__always)
+    private func address(_ slot: Int) -> UnsafeMutableRawPointer { storage + (slot & (capacity - 1)) * Self.entrySize }
+
+    /// The pieces of the place at `slot`, when they are kept.
+    @inline(__always)
+    func entry(_ slot: Int) -> Entry? {
+        let entry = address(slot)
+        guard entry.load(as: UInt64.self) == UInt64(truncatingIfNeeded: slot &+ 1) else { return nil }
+        let head = Int(entry.load(fromByteOffset: 8, as: UInt16.self))
+        let middle = Int(entry.load(fromByteOffset: 10, as: UInt16.self))
+        let text = UnsafeRawPointer(entry + Self.textOffset)
+        return Entry(
+            head: UnsafeRawBufferPointer(start: text, count: head),
+            middle: UnsafeRawBufferPointer(start: text + head, count: middle))
+    }
+
+    /// Keeps the pieces of the place at `slot` (when they fit an entry), in place of whatever
+    /// place the entry held.
+    func keep(_ slot: Int, head: UnsafeRawBufferPointer, middle: UnsafeRawBufferPointer) {
+        guard slot >= 0, let headBytes = head.baseAddress, let middleBytes = middle.baseAddress,
+            head.count + middle.count <= Self.entrySize - Self.textOffset
+        else { return }
+        let entry = address(slot), text = entry + Self.textOffset
+        text.copyMemory(from: headBytes, byteCount: head.count)
+        (text + head.count).copyMemory(from: middleBytes, byteCount: middle.count)
+        entry.storeBytes(of: UInt16(head.count), toByteOffset: 8, as: UInt16.self)
+        entry.storeBytes(of: UInt16(middle.count), toByteOffset: 10, as: UInt16.self)
+        entry.storeBytes(of: UInt64(truncatingIfNeeded: slot &+ 1), as: UInt64.self)
     }
 }
 

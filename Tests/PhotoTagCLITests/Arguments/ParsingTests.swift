@@ -299,3 +299,43 @@ import Testing
         }
     }
 }
+
+/// ``splitFields(_:)``, read in place by index, splits every line as the slice-by-slice version
+/// it replaced did (kept here as the reference), on random lines of digits, separators, spaces,
+/// tabs and carriage returns, and on a slice that does not start at its array's start.
+@Suite struct SplitFieldsTests {
+    static func reference(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UInt8>)? {
+        var first: ArraySlice<UInt8>, second: ArraySlice<UInt8>
+        if let split = line.firstIndex(of: UInt8(ascii: ",")) ?? line.firstIndex(of: 0x09) {
+            let separator = line[split]
+            first = trimmed(line[..<split])
+            second = trimmed(line[(split + 1)...])
+            guard !second.contains(separator) else { return nil }
+        } else if let split = line.firstIndex(of: 0x20) {
+            first = line[..<split]
+            second = trimmed(line[split...])
+            guard !second.contains(0x20) else { return nil }
+        } else {
+            return nil
+        }
+        guard !first.isEmpty, !second.isEmpty else { return nil }
+        return (first, second)
+    }
+
+    @Test func splitsAsTheSliceBySliceVersionDid() {
+        var random = SeededGenerator(state: 31)
+        let alphabet = Array("1.-,\t \r,  a".utf8)
+        for _ in 0..<200_000 {
+            let prefix = (0..<Int.random(in: 0..<3, using: &random)).map { _ in UInt8(ascii: "x") }
+            let body = (0..<Int.random(in: 0..<12, using: &random)).map { _ in
+                alphabet[Int.random(in: 0..<alphabet.count, using: &random)]
+            }
+            let bytes = prefix + body
+            // As parseCoordinate gives it: a trimmed slice, here of an array with bytes before it.
+            let line = trimmed(bytes[prefix.count...])
+            let expected = Self.reference(line), found = splitFields(line)
+            #expect(found?.0 == expected?.0 && found?.1 == expected?.1, "\(body)")
+            #expect(found?.0.startIndex == expected?.0.startIndex && found?.1.startIndex == expected?.1.startIndex)
+        }
+    }
+}

@@ -124,6 +124,14 @@ import Testing
         }
     }
 
+    /// The compact records write the at-sea warning from a literal of its own: it must be the
+    /// warning, quoted as the writer quotes it.
+    @Test func atSeaWarningLiteralIsTheWarningQuoted() {
+        let out = ByteBuffer()
+        JSONWriter.appendQuoted(atSeaWarning, to: out)
+        #expect(out.bytes == CoordinateRecord.atSeaWarningJSON.withUTF8Buffer { Array($0) })
+    }
+
     @Test func cursorIntegersAreTheirDescriptions() {
         var random = SeededGenerator(state: 16)
         var values = [0, 9, 10, 99, 100, -1, Int.max, Int.min, 999_999_999_999_999_999, 1_000_000_000_000_000_000]
