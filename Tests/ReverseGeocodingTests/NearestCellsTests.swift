@@ -109,6 +109,22 @@ import Testing
         }
     }
 
+    @Test func makingTheGridTouchesNoneOfItsPages() {
+        // 64,800 states of 8 bytes are 127 pages: stored one by one, each would fault in. Made
+        // from the kernel's zero pages, making a grid faults in none of them, and every cell
+        // still reads as not worked out.
+        func minorFaults() -> Int {
+            var usage = rusage()
+            getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD: this test's thread only
+            return usage.ru_minflt
+        }
+        let before = minorFaults()
+        let cells = NearestCells()
+        let faults = minorFaults() - before
+        #expect(faults < 32, "\(faults) page faults")
+        #expect((0..<64_800).allSatisfy { cells.entry($0) == nil })
+    }
+
     @Test func aCellsRadiusReachesItsCorners() {
         // Every point of a cell is within its radius of the centre (the cells at a pole, at the
         // equator and at ±180° among them).
