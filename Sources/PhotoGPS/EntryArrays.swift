@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// Empty arrays for the entries of IFDs, kept per thread with the room they grew to, so that
 /// reading photo after photo on one thread reads their IFDs without allocating.
@@ -20,16 +16,10 @@ final class EntryArrays {
     @exclusivity(unchecked) private var fourth: [TIFFEntry] = []
 
     /// The calling thread's arrays, made on its first call; `nil` when they cannot be kept.
-    static var current: EntryArrays? {
-        if let raw = pthread_getspecific(key) { return Unmanaged<EntryArrays>.fromOpaque(raw).takeUnretainedValue() }
-        let arrays = EntryArrays()
-        let raw = Unmanaged.passRetained(arrays).toOpaque()
-        guard pthread_setspecific(key, raw) == 0 else {
-            Unmanaged<EntryArrays>.fromOpaque(raw).release()
-            return nil
-        }
-        return arrays
-    }
+    static var current: EntryArrays? { perThread.current }
+
+    /// Each thread's arrays, released when it ends.
+    private static let perThread = PerThread { EntryArrays() }
 
     /// An empty array, with room when one was given back before.
     func take() -> [TIFFEntry] {
@@ -62,19 +52,5 @@ final class EntryArrays {
         } else {
             entries = []
         }
-    }
-
-    /// The key of the threads' arrays; a thread's are released when it ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { raw in EntryArrays.release(raw) }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
-
-    /// Releases the arrays of a thread that ends.
-    private static func release(_ raw: UnsafeMutableRawPointer?) {
-        guard let raw else { return }
-        Unmanaged<EntryArrays>.fromOpaque(raw).release()
     }
 }

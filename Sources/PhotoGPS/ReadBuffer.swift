@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// 64 KiB of memory per thread that a file's larger reads (a JPEG's EXIF segment, an IFD's
 /// table) go into instead of a new array each, so that reading photo after photo on one thread
@@ -26,16 +22,10 @@ final class ReadBuffer {
     deinit { memory.deallocate() }
 
     /// The calling thread's buffer, made on its first call; `nil` when it cannot be kept.
-    static var current: ReadBuffer? {
-        if let raw = pthread_getspecific(key) { return Unmanaged<ReadBuffer>.fromOpaque(raw).takeUnretainedValue() }
-        let buffer = ReadBuffer()
-        let raw = Unmanaged.passRetained(buffer).toOpaque()
-        guard pthread_setspecific(key, raw) == 0 else {
-            Unmanaged<ReadBuffer>.fromOpaque(raw).release()
-            return nil
-        }
-        return buffer
-    }
+    static var current: ReadBuffer? { perThread.current }
+
+    /// Each thread's buffer, released when it ends.
+    private static let perThread = PerThread { ReadBuffer() }
 
     /// Calls `body` with the buffer's memory (``capacity`` bytes), or with `nil` when another
     /// read is using it.
@@ -46,19 +36,5 @@ final class ReadBuffer {
         inUse = true
         defer { inUse = false }
         return try body(memory)
-    }
-
-    /// The key of the threads' buffers; a thread's is released when it ends.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { raw in ReadBuffer.release(raw) }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
-
-    /// Releases the buffer of a thread that ends.
-    private static func release(_ raw: UnsafeMutableRawPointer?) {
-        guard let raw else { return }
-        Unmanaged<ReadBuffer>.fromOpaque(raw).release()
     }
 }

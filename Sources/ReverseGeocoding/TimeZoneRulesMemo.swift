@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// What one thread last looked up in time-zone rules, so that the next photo from the same place
 /// and season costs a comparison instead of a search: the zone of the last name asked for, and
@@ -85,25 +81,10 @@ final class TimeZoneMemo {
         return rules.utc(fromLocal: local, zone: zone)
     }
 
-    /// The calling thread's memo, made on its first use and released when the thread ends.
-    static var current: TimeZoneMemo {
-        if let memo = pthread_getspecific(key) {
-            return Unmanaged<TimeZoneMemo>.fromOpaque(memo).takeUnretainedValue()
-        }
-        let memo = TimeZoneMemo()
-        pthread_setspecific(key, Unmanaged.passRetained(memo).toOpaque())
-        return memo
-    }
+    /// The calling thread's memo, made on its first use and released when the thread ends
+    /// (a new one, not kept, in the rare thread that cannot keep one).
+    static var current: TimeZoneMemo { perThread.current ?? TimeZoneMemo() }
 
-    /// The thread-specific slot of ``current``.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { memo in
-            #if canImport(Glibc)
-                guard let memo else { return }
-            #endif
-            Unmanaged<TimeZoneMemo>.fromOpaque(memo).release()
-        }
-        return key
-    }()
+    /// Each thread's memo.
+    private static let perThread = PerThread { TimeZoneMemo() }
 }
