@@ -189,7 +189,10 @@ struct JSONCursor {
     mutating func raw(_ text: StaticString) {
         if text.hasPointerRepresentation {
             // In words, the last one overlapping the one before: no call of memcpy for a length
-            // the compiler does not see.
+            // the compiler does not see. (The same as copy(_:), written again on purpose: raw
+            // through copy measured 9,829 instructions per geocode point against 9,012, and
+            // 84,978 per scanned photo against 83,282, as the literal's length no longer
+            // chose the branch at compile time.)
             let source = UnsafeRawPointer(text.utf8Start), count = text.utf8CodeUnitCount
             let target = UnsafeMutableRawPointer(at)
             if count >= 8 {
