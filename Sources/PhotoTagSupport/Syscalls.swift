@@ -132,11 +132,20 @@ package func withCPath<T, E: Error>(
 }
 
 /// The name of a directory entry, as bytes.
+package func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    withDirectoryEntryName(entry) { Array($0) }
+}
+
+/// Calls `body` with the name of a directory entry, borrowed where readdir(3) left it (valid
+/// only during the call): a caller that keeps names in a buffer of its own makes no array per
+/// entry.
 ///
 /// The kernel sizes each entry to its name, so `d_name` must be read up to its NUL only: copying
 /// the whole 256-byte array runs past the end of the last entry in readdir's buffer.
-package func directoryEntryName(_ entry: UnsafeMutablePointer<dirent>) -> [UInt8] {
+package func withDirectoryEntryName<T>(
+    _ entry: UnsafeMutablePointer<dirent>, _ body: (UnsafeRawBufferPointer) -> T
+) -> T {
     let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
     let name = (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self)
-    return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+    return body(UnsafeRawBufferPointer(start: name, count: strlen(name)))
 }

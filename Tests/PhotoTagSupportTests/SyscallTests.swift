@@ -98,11 +98,17 @@ import Testing
         #expect(file >= 0)
         close(file)
         var names: [[UInt8]] = []
+        // Borrowed, the same names go one after the other into one buffer, NUL-separated.
+        var joined: [UInt8] = []
         let stream = try #require(opendir(folder))
-        while let entry = readdir(stream) { names.append(directoryEntryName(entry)) }
+        while let entry = readdir(stream) {
+            names.append(directoryEntryName(entry))
+            withDirectoryEntryName(entry) { joined += $0 + [0] }
+        }
         closedir(stream)
         #expect(
             names.sorted { $0.lexicographicallyPrecedes($1) } == [Array(".".utf8), Array("..".utf8), Array(name.utf8)])
+        #expect(joined == names.flatMap { $0 + [0] })
         unlink(folder + "/" + name)
         rmdir(folder)
     }

@@ -88,8 +88,8 @@ extension Context {
                 record = SidecarMerge.record(sidecar: path, kind: Sidecar.kind(ofName: path)!)
             case .path(let path, let sidecars):
                 record = SidecarMerge.record(
-                    file: String(decoding: path, as: UTF8.self),
-                    reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit), sidecars: sidecars,
+                    path: path[...], reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit),
+                    sidecars: sidecars,
                     preferSidecar: selection.preferSidecar)
             case .standardInput(let reading):
                 record = PhotoRecord(file: "-", reading: reading)

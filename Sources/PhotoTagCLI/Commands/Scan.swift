@@ -82,15 +82,36 @@ extension ScanOptions {
 }
 
 extension Context {
-    /// One thing the walk hands to the workers.
+    /// One thing the walk hands to the workers; its path is where in its ``ScanBatch/paths``.
     enum ScanItem: Sendable {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
         /// which is not a photo at all is skipped quietly; `regular` when the folder's listing
         /// shows it to be a regular file (see ``HeadPrefetch/openHead(_:regular:)``).
-        case file([UInt8], sniffed: Bool, sidecars: [[UInt8]] = [], regular: Bool = false)
+        case file(Range<Int>, sniffed: Bool, sidecars: [[UInt8]] = [], regular: Bool = false)
         /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
-        case sidecar([UInt8], given: Bool)
-        case unreadable([UInt8], errno: Int32)
+        case sidecar(Range<Int>, given: Bool)
+        case unreadable(Range<Int>, errno: Int32)
+
+        /// Where the item's path is in its batch's ``ScanBatch/paths``.
+        var path: Range<Int> {
+            switch self {
+            case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _): return path
+            }
+        }
+    }
+
+    /// Files the walk hands to the workers at once, and their paths' bytes one after the other in
+    /// one array: no array per file (each record's path is a slice of it).
+    struct ScanBatch: Sendable {
+        var items: [ScanItem] = []
+        var paths: [UInt8] = []
+
+        /// Adds `path`'s bytes to ``paths``, and the item that `item` makes of where they are.
+        mutating func append(_ path: [UInt8], _ item: (Range<Int>) -> ScanItem) {
+            let start = paths.count
+            paths.append(contentsOf: path)
+            items.append(item(start..<paths.count))
+        }
     }
 
     func scan(_ options: ScanOptions, input: InputSource) -> Int32 {
@@ -120,7 +141,7 @@ extension Context {
         let cpu = CPUSlots(count: processorCount(), threads: readers)
         let gate = WorkerGate(reserved: readers - processorCount())
         let rendersJSON = formatter.format == .json || formatter.format == .ndjson
-        @Sendable func process(_ batch: [ScanItem]) -> ProcessedBatch {
+        @Sendable func process(_ batch: ScanBatch) -> ProcessedBatch {
             // The batch's JSON records are rendered one after the other into one buffer, handed
             // over with the batch; the other formats through a buffer of their own.
             let rendered = ByteBuffer(capacity: rendersJSON ? 64 << 10 : 16)
@@ -128,21 +149,28 @@ extension Context {
             func scanned(_ items: [Processed]) -> ProcessedBatch {
                 ProcessedBatch(items: items, rendered: rendersJSON ? rendered : nil)
             }
+            // A file not opened ahead is read by its path, copied into this one array.
+            var pathBuffer: [UInt8] = []
             guard readsAhead else {
-                return scanned(batch.map { compute($0, reading: nil, rendered: rendered, scratch: scratch) })
+                return scanned(
+                    batch.items.map {
+                        compute(
+                            $0, paths: batch.paths, reading: nil, pathBuffer: &pathBuffer, rendered: rendered,
+                            scratch: scratch)
+                    })
             }
             var processed: [Processed] = []
-            processed.reserveCapacity(batch.count)
+            processed.reserveCapacity(batch.items.count)
             var start = 0
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: HeadPrefetch.group) { opened in
-                while start < batch.count {
-                    let group = batch[start..<min(start + HeadPrefetch.group, batch.count)]
+                while start < batch.items.count {
+                    let group = batch.items[start..<min(start + HeadPrefetch.group, batch.items.count)]
                     var slow = 0
                     for (slot, item) in zip(opened.indices, group) {
                         opened[slot] = -1
                         guard case .file(let path, _, _, let regular) = item else { continue }
                         let began = HeadPrefetch.now()
-                        opened[slot] = HeadPrefetch.openHead(path, regular: regular) ?? -1
+                        opened[slot] = HeadPrefetch.openHead(batch.paths[path], regular: regular) ?? -1
                         if HeadPrefetch.now() - began > HeadPrefetch.slowOpen { slow += 1 }
                     }
                     // Half the group or more: the storage, not a thread that lost its core.
@@ -150,7 +178,10 @@ extension Context {
                     cpu.run {
                         for (slot, item) in zip(opened.indices, group) {
                             let reading = opened[slot] >= 0 ? GPSReader().read(openedFile: opened[slot]) : nil
-                            processed.append(compute(item, reading: reading, rendered: rendered, scratch: scratch))
+                            processed.append(
+                                compute(
+                                    item, paths: batch.paths, reading: reading, pathBuffer: &pathBuffer,
+                                    rendered: rendered, scratch: scratch))
                         }
                     }
                     for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
@@ -159,39 +190,47 @@ extension Context {
             }
             return scanned(processed)
         }
-        /// The record of `item`; `reading` is its file's when already read. A JSON record is
+        /// The record of `item`, whose path is in `paths`; `reading` is its file's when already
+        /// read, otherwise it is read by its path copied into `pathBuffer`. A JSON record is
         /// rendered after those in `rendered`, any other in `scratch`.
         @Sendable func compute(
-            _ item: ScanItem, reading: GPSReading?, rendered: ByteBuffer, scratch: ByteBuffer
+            _ item: ScanItem, paths: [UInt8], reading: GPSReading?, pathBuffer: inout [UInt8], rendered: ByteBuffer,
+            scratch: ByteBuffer
         )
             -> Processed
         {
             var record: PhotoRecord
+            let path = paths[item.path]
             switch item {
-            case .file(let path, let sniffed, let sidecars, _):
-                let file = String(decoding: path, as: UTF8.self)
-                let embedded = reading ?? GPSReader().read(fileAtPath: path)
+            case .file(_, let sniffed, let sidecars, _):
+                let embedded: GPSReading
+                if let reading {
+                    embedded = reading
+                } else {
+                    pathBuffer.removeAll(keepingCapacity: true)
+                    pathBuffer.append(contentsOf: path)
+                    embedded = GPSReader().read(fileAtPath: pathBuffer)
+                }
                 // Without sidecars the reading is the record's as it is (moved in, not copied).
                 record =
                     sidecars.isEmpty
-                    ? PhotoRecord(file: file, reading: embedded)
+                    ? PhotoRecord(path: path, reading: embedded)
                     : SidecarMerge.record(
-                        file: file, reading: embedded, sidecars: sidecars,
+                        path: path, reading: embedded, sidecars: sidecars,
                         preferSidecar: options.selection.preferSidecar)
                 if sniffed, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
-            case .sidecar(let path, let given):
+            case .sidecar(_, let given):
                 let kind = Sidecar.kind(ofName: path) ?? .xmp
-                record = SidecarMerge.record(sidecar: path, kind: kind)
+                record = SidecarMerge.record(sidecar: Array(path), kind: kind)
                 // A .json found in a folder that is not Takeout metadata (or not JSON) is most
                 // likely no sidecar at all; one named by a path given is reported.
                 if !given, let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
-            case .unreadable(let path, let code):
-                record = PhotoRecord(
-                    file: String(decoding: path, as: UTF8.self), reading: .failure(.cannotOpen(errno: code)))
+            case .unreadable(_, let code):
+                record = PhotoRecord(path: path, reading: .failure(.cannotOpen(errno: code)))
             }
             var coordinate: Coordinate? = nil
             if let fix = record.reading.fix {
@@ -204,19 +243,14 @@ extension Context {
             // copy of it: rendering into the Processed's own record copied it, to assign beside it).
             let rendering = formatter.render(photo: record, appendingTo: rendered, scratch: scratch)
             var point: MapPoint? = nil
-            if formatter.format.isMap {
-                switch item {
-                case .file(let path, _, _, _), .sidecar(let path, _), .unreadable(let path, _):
-                    point = MapOutput.point(record, path: path)
-                }
-            }
+            if formatter.format.isMap { point = MapOutput.point(record, path: Array(path)) }
             return Processed(record: record, rendered: rendering, point: point)
         }
         // Files go to the workers in batches: one hand-over (and one wake-up) per batch instead
         // of per file, which was a good part of a scan's time in the kernel. (Each batch's
         // records and diagnostics are written together: the batches' size sets how the two
         // streams interleave on one terminal, so it stays 32 whatever the number of readers.)
-        let pipeline = OrderedPipeline<[ScanItem], ProcessedBatch>(
+        let pipeline = OrderedPipeline<ScanBatch, ProcessedBatch>(
             workers: readers, window: max(16, 2 * readers), gate: gate, work: process,
             deliver: run.deliver)
         var walker = FileWalker(
@@ -230,11 +264,12 @@ extension Context {
             roots.sort { $0.lexicographicallyPrecedes($1) }
         }
         var found = 0
-        var batch: [ScanItem] = []
+        var batch = ScanBatch()
         func submitBatch() -> Bool {
-            guard !batch.isEmpty else { return true }
+            guard !batch.items.isEmpty else { return true }
             pipeline.submit(batch)
-            batch.removeAll(keepingCapacity: true)
+            batch.items.removeAll(keepingCapacity: true)
+            batch.paths.removeAll(keepingCapacity: true)
             run.found(found, final: false)
             // The reader has gone (phototag scan … | head): stop walking, end quietly.
             return !run.readerIsGone
@@ -244,28 +279,29 @@ extension Context {
                 // Another run's share: not read, not counted, not noted (that run does it).
                 if let shard = options.shard, !shard.takes(item.path, under: root) { return true }
                 switch item {
+                // The path's bytes are copied into the batch: the walker's array is free for the next.
                 case .file(let path):
                     found += 1
-                    batch.append(.file(path, sniffed: false))
+                    batch.append(path) { .file($0, sniffed: false) }
                 case .regular(let path):
                     found += 1
-                    batch.append(.file(path, sniffed: false, regular: true))
+                    batch.append(path) { .file($0, sniffed: false, regular: true) }
                 case .paired(let path, let sidecars):
                     found += 1
-                    batch.append(.file(path, sniffed: false, sidecars: sidecars))
+                    batch.append(path) { .file($0, sniffed: false, sidecars: sidecars) }
                 case .sidecar(let path):
                     found += 1
-                    batch.append(.sidecar(path, given: path == root))
+                    batch.append(path) { .sidecar($0, given: path == root) }
                 case .candidate(let path):
                     found += 1
-                    batch.append(.file(path, sniffed: true))
+                    batch.append(path) { .file($0, sniffed: true) }
                 case .unreadable(let path, let code):
                     found += 1
-                    batch.append(.unreadable(path, errno: code))
+                    batch.append(path) { .unreadable($0, errno: code) }
                 case .skipped(let path, let reason):
                     run.note("\(quotedForTerminal(String(decoding: path, as: UTF8.self))): \(reason)")
                 }
-                return batch.count < 32 || submitBatch()
+                return batch.items.count < 32 || submitBatch()
             }
             _ = submitBatch()
         }

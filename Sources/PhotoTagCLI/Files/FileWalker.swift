@@ -124,30 +124,35 @@ struct FileWalker {
     }
 
     /// One folder being listed: its path, its path below the root, its depth (the root's is 0),
-    /// its sorted entries and the next one to visit.
+    /// its entries' names (one after the other in ``names``), its sorted entries and the next one
+    /// to visit.
     private struct Frame {
         var folder: [UInt8]
         var relative: [UInt8]
         var depth: Int
+        var names: [UInt8]
         var entries: [Entry]
         var next = 0
         /// The sidecars of the folder's photos, and which sidecar names belong to some photo.
         var sidecars: [Int: [[UInt8]]] = [:]
         var claimed = Set<[UInt8]>()
 
-        init(folder: [UInt8], relative: [UInt8], depth: Int, entries: [Entry]) {
+        init(folder: [UInt8], relative: [UInt8], depth: Int, listing: Listing) {
             self.folder = folder
             self.relative = relative
             self.depth = depth
-            self.entries = entries
+            names = listing.names
+            entries = listing.entries
+            // Only sidecars are indexed, so only their names (a few folders have any) become arrays.
+            let names = self.names
             let pairing = SidecarPairing(
                 names: entries.compactMap { entry in
-                    if case .file = entry.kind { return entry.name }
-                    return nil
+                    guard case .file = entry.kind, Sidecar.kind(ofName: names[entry.range]) != nil else { return nil }
+                    return Array(names[entry.range])
                 })
             guard !pairing.isEmpty else { return }
-            for (index, entry) in entries.enumerated() where PhotoFiles.hasPhotoExtension(entry.name[...]) {
-                let found = pairing.sidecars(of: entry.name)
+            for (index, entry) in entries.enumerated() where PhotoFiles.hasPhotoExtension(names[entry.range]) {
+                let found = pairing.sidecars(of: Array(names[entry.range]))
                 guard !found.isEmpty else { continue }
                 sidecars[index] = found
                 claimed.formUnion(found)
@@ -165,11 +170,14 @@ struct FileWalker {
         // Depth-first, with an explicit stack: no recursion limit on deep trees.
         var stack: [Frame] = []
         switch list(root, relative: []) {
-        case .success(let entries): stack.append(Frame(folder: root, relative: [], depth: 0, entries: entries))
+        case .success(let listing): stack.append(Frame(folder: root, relative: [], depth: 0, listing: listing))
         case .failure(let error):
             _ = yield(.unreadable(root, errno: error.code))
             return
         }
+        // Each entry's full path is made in this one array, which what is yielded borrows: a
+        // consumer that copies the bytes and lets go of it leaves it to be reused for the next.
+        var path: [UInt8] = []
         while !stack.isEmpty {
             let top = stack.count - 1
             guard stack[top].next < stack[top].entries.count else {
@@ -179,8 +187,9 @@ struct FileWalker {
             let index = stack[top].next
             let entry = stack[top].entries[index]
             stack[top].next += 1
-            let path = join(stack[top].folder, entry.name)
-            let photoName = PhotoFiles.hasPhotoExtension(entry.name[...])
+            path.removeAll(keepingCapacity: true)
+            Self.append(stack[top].folder, stack[top].names[entry.range], to: &path)
+            let photoName = PhotoFiles.hasPhotoExtension(stack[top].names[entry.range])
             switch entry.kind {
             case .folder(let id):
                 let depth = stack[top].depth + 1
@@ -191,18 +200,21 @@ struct FileWalker {
                     }
                     continue
                 }
-                let relative = stack[top].relative.isEmpty ? entry.name : join(stack[top].relative, entry.name)
+                let name = Array(stack[top].names[entry.range])
+                let relative = stack[top].relative.isEmpty ? name : join(stack[top].relative, name)
                 switch list(path, relative: relative) {
-                case .success(let entries):
-                    stack.append(Frame(folder: path, relative: relative, depth: depth, entries: entries))
+                case .success(let listing):
+                    stack.append(Frame(folder: Array(path), relative: relative, depth: depth, listing: listing))
                 case .failure(let error): if !yield(.unreadable(path, errno: error.code)) { return }
                 }
             case .file:
                 if photoName {
                     let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
                     if !yield(found.map { .paired(path, sidecars: $0) } ?? .regular(path)) { return }
-                } else if Sidecar.kind(ofName: entry.name) != nil {
-                    if !stack[top].claimed.contains(entry.name), !yield(.sidecar(path)) { return }
+                } else if Sidecar.kind(ofName: stack[top].names[entry.range]) != nil {
+                    if !stack[top].claimed.contains(Array(stack[top].names[entry.range])), !yield(.sidecar(path)) {
+                        return
+                    }
                 } else if allFiles, !yield(.candidate(path)) {
                     return
                 }
@@ -215,28 +227,44 @@ struct FileWalker {
         }
     }
 
-    private struct Entry {
-        var name: [UInt8]
-        var kind: Kind
-        /// The name as sorted: folders as if followed by `/`.
-        var sortKey: [UInt8] {
-            if case .folder = kind { return name + [UInt8(ascii: "/")] }
-            return name
-        }
+    /// Appends `folder/name` to `path`, without doubling a slash the folder already ends in.
+    private static func append(_ folder: [UInt8], _ name: ArraySlice<UInt8>, to path: inout [UInt8]) {
+        path.append(contentsOf: folder)
+        if folder.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+        path.append(contentsOf: name)
+    }
 
-        /// Whether `a`'s ``sortKey`` comes before `b`'s in byte order. Names that differ within
-        /// the shorter one's length (nearly all of a folder's) are told apart by `memcmp` on
-        /// the names themselves, without making the keys.
-        static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-            let common = min(a.name.count, b.name.count)
-            let order = a.name.withUnsafeBytes { left in
-                b.name.withUnsafeBytes { right in
-                    common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-                }
-            }
+    /// A folder's entry: where its name is in the folder's ``Listing/names``, and what it is.
+    private struct Entry {
+        var start: Int
+        var count: Int
+        var kind: Kind
+
+        /// The name's place in ``Listing/names``.
+        var range: Range<Int> { start..<(start + count) }
+
+        /// Whether `a` comes before `b` in byte order of their names (`names` holds both), a
+        /// folder's name compared as if it ended in `/`. Names that differ within the shorter
+        /// one's length (nearly all of a folder's) are told apart by `memcmp` alone.
+        static func precedes(_ a: Entry, _ b: Entry, in names: UnsafeBufferPointer<UInt8>) -> Bool {
+            let common = min(a.count, b.count)
+            let order = common == 0 ? 0 : memcmp(names.baseAddress! + a.start, names.baseAddress! + b.start, common)
             if order != 0 { return order < 0 }
-            return a.sortKey.lexicographicallyPrecedes(b.sortKey)
+            // One name is the other's beginning: the next byte of each sort key decides (a
+            // folder's key goes on with `/`; a key that has ended comes first).
+            func byte(_ entry: Entry, at offset: Int) -> Int {
+                if offset < entry.count { return Int(names[entry.start + offset]) }
+                if offset == entry.count, case .folder = entry.kind { return Int(UInt8(ascii: "/")) }
+                return -1
+            }
+            return byte(a, at: common) < byte(b, at: common)
         }
+    }
+
+    /// A folder's entries worth walking, sorted, and their names one after the other.
+    private struct Listing {
+        var names: [UInt8] = []
+        var entries: [Entry] = []
     }
 
     private enum Kind {
@@ -247,9 +275,9 @@ struct FileWalker {
     }
 
     /// Whether an entry is left out by ``exclude``: its name or its path below the root matches.
-    private func isExcluded(name: [UInt8], relative: [UInt8]) -> Bool {
+    private func isExcluded(name: ArraySlice<UInt8>, relative: [UInt8]) -> Bool {
         guard !exclude.isEmpty else { return false }
-        let path = relative.isEmpty ? name : join(relative, name)
+        let path = relative.isEmpty ? Array(name) : join(relative, Array(name))
         return withCPath(name) { name in
             withCPath(path) { path in
                 exclude.contains { pattern in
@@ -266,25 +294,40 @@ struct FileWalker {
 
     /// The entries of a folder worth walking, sorted; or `errno` when it cannot be opened.
     /// `relative` is the folder's path below the root, for ``exclude``.
-    private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<[Entry], WalkError> {
+    ///
+    /// The names are read into one array (not an array each), and the entries sorted by where
+    /// their names are.
+    private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<Listing, WalkError> {
         let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
         guard let stream else { return .failure(WalkError(code: errno)) }
         defer { closedir(stream) }
-        var entries: [Entry] = []
+        var listing = Listing()
+        var path: [UInt8] = []
         while let raw = readdir(stream) {
-            let name = directoryEntryName(raw)
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            if !hidden, name.first == 0x2E { continue }
-            if isExcluded(name: name, relative: relative) { continue }
+            let start = listing.names.count
+            withDirectoryEntryName(raw) { listing.names.append(contentsOf: $0) }
+            let count = listing.names.count - start
+            let first = count > 0 ? listing.names[start] : 0
+            // `.` and `..`, and hidden entries unless asked for, are not kept.
+            let dots = first == 0x2E && (count == 1 || (count == 2 && listing.names[start + 1] == 0x2E))
+            if dots || (!hidden && first == 0x2E) || isExcluded(name: listing.names[start...], relative: relative) {
+                listing.names.removeSubrange(start...)
+                continue
+            }
             let type = Int32(raw.pointee.d_type)
-            if noFollow, type == Int32(DT_LNK) { continue }
+            if noFollow, type == Int32(DT_LNK) {
+                listing.names.removeSubrange(start...)
+                continue
+            }
             var kind: Kind
             switch type {
             case Int32(DT_REG): kind = .file
             case Int32(DT_DIR), Int32(DT_LNK), Int32(DT_UNKNOWN):
-                let path = join(folder, name)
+                path.removeAll(keepingCapacity: true)
+                Self.append(folder, listing.names[start...], to: &path)
                 var info = stat()
                 if noFollow, type == Int32(DT_UNKNOWN), lstatPath(path, &info), info.st_mode & S_IFMT == S_IFLNK {
+                    listing.names.removeSubrange(start...)
                     continue
                 }
                 if statPath(path, &info) {
@@ -298,13 +341,11 @@ struct FileWalker {
                 }
             default: kind = .special
             }
-            entries.append(Entry(name: name, kind: kind))
+            listing.entries.append(Entry(start: start, count: count, kind: kind))
         }
-        // Sorted by position, then put in that order: the sort moves integers, not entries.
-        let order = entries.withUnsafeBufferPointer { entries in
-            entries.indices.sorted { Entry.precedes(entries[$0], entries[$1]) }
-        }
-        return .success(order.map { entries[$0] })
+        let names = listing.names
+        names.withUnsafeBufferPointer { names in listing.entries.sort { Entry.precedes($0, $1, in: names) } }
+        return .success(listing)
     }
 
     private struct WalkError: Error { var code: Int32 }

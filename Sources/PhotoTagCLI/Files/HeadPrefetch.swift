@@ -33,14 +33,14 @@ enum HeadPrefetch {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    /// `path` opened for reading, with its first ``headBytes`` asked of the storage (not waited
+    /// `path` (bytes) opened for reading, with its first ``headBytes`` asked of the storage (not waited
     /// for); `nil` for anything but a regular file that opens (the reader then opens it by its
     /// path and reports what is wrong just as it always has).
     ///
     /// With `regular`, the folder's listing has shown the path to be a regular file, and it is
     /// opened without a `stat(2)` first (one path lookup instead of two); the reader's
     /// `fstat(2)` of the descriptor still checks what was opened, as it does after a `stat`.
-    static func openHead(_ path: [UInt8], regular: Bool = false) -> Int32? {
+    static func openHead(_ path: some Collection<UInt8>, regular: Bool = false) -> Int32? {
         guard !path.contains(0) else { return nil }
         return withCPath(path) { cPath -> Int32? in
             var wanted = headBytes

@@ -134,9 +134,9 @@ enum SidecarMerge {
     /// wins when valid, and the first sidecar's valid one fills in; `preferSidecar` reverses the
     /// order. The capture time follows the same order.
     static func record(
-        file: String, reading embedded: GPSReading, sidecars: [[UInt8]], preferSidecar: Bool
+        path: ArraySlice<UInt8>, reading embedded: GPSReading, sidecars: [[UInt8]], preferSidecar: Bool
     ) -> PhotoRecord {
-        var record = PhotoRecord(file: file, reading: embedded)
+        var record = PhotoRecord(path: path, reading: embedded)
         guard !sidecars.isEmpty else { return record }
         var read: [(name: String, reading: GPSReading)] = []
         for path in sidecars {
@@ -194,9 +194,8 @@ enum SidecarMerge {
 
     /// The record of a sidecar read alone (no photo beside it, or named by itself).
     static func record(sidecar path: [UInt8], kind: Sidecar.Kind) -> PhotoRecord {
-        let name = String(decoding: path, as: UTF8.self)
-        var record = PhotoRecord(file: name, reading: Sidecar.read(fileAtPath: path, kind: kind))
-        record.sidecar = name
+        var record = PhotoRecord(path: path[...], reading: Sidecar.read(fileAtPath: path, kind: kind))
+        record.sidecar = String(decoding: path, as: UTF8.self)
         return record
     }
 }

@@ -37,8 +37,9 @@ let atSeaWarning = "the position is at sea: no country contains it"
 
 /// One photo's record.
 struct PhotoRecord: Sendable {
-    /// The path as given or found, shown with U+FFFD where it is not valid UTF-8.
-    var file: String
+    /// The path as given or found, as bytes: in a scan, part of its batch's one array of paths
+    /// (no array or string per file).
+    var path: ArraySlice<UInt8>
     /// The sidecar file read with the photo (its position used, or compared), or the sidecar
     /// itself for a record of a sidecar alone; `nil` when there is none.
     var sidecar: String? = nil
@@ -47,6 +48,45 @@ struct PhotoRecord: Sendable {
     /// When the photo was taken (``CaptureTime``); `nil` when it has neither a DateTimeOriginal
     /// nor a GPS date and time.
     var time: CaptureTime? = nil
+
+    /// The record of the file at `path` (bytes).
+    init(path: ArraySlice<UInt8>, reading: GPSReading) {
+        self.path = path
+        self.reading = reading
+    }
+
+    /// The record of the file named `file`.
+    init(file: String, reading: GPSReading) {
+        self.init(path: ArraySlice(file.utf8), reading: reading)
+    }
+
+    /// The path shown, with U+FFFD where it is not valid UTF-8.
+    var file: String { String(decoding: path, as: UTF8.self) }
+
+    /// Calls `body` with the UTF-8 of ``file``: the path's own bytes when they are valid UTF-8
+    /// (nearly always), with no string made; otherwise the text with U+FFFD's.
+    func withFileUTF8<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        if let result = path.withUnsafeBytes({ bytes -> T? in isValidUTF8(bytes) ? body(bytes) : nil }) {
+            return result
+        }
+        var text = file
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// ``withFileUTF8(_:)`` that hands `body` the record and `json` rather than letting it
+    /// capture them: a closure that captured the record copied it (retaining all its strings).
+    private func withFileUTF8(
+        writingTo json: inout JSONWriter,
+        _ body: (borrowing PhotoRecord, UnsafeRawBufferPointer, inout JSONWriter) -> Void
+    ) {
+        let valid = path.withUnsafeBytes { isValidUTF8($0) }
+        if valid {
+            path.withUnsafeBytes { body(self, $0, &json) }
+        } else {
+            var text = file
+            text.withUTF8 { body(self, UnsafeRawBufferPointer($0), &json) }
+        }
+    }
 
     /// The record's warnings as written: the GPS reading's, the place's (at sea), then the
     /// capture time's.
@@ -128,7 +168,7 @@ extension PhotoRecord {
         if !json.pretty, json.atTop { return writeCompact(to: &json, nearby: nearby) }
         json.beginObject()
         json.key("file")
-        json.string(file)
+        withFileUTF8 { json.string(utf8: $0) }
         json.key("sidecar")
         json.string(sidecar)
         json.key("status")
@@ -227,6 +267,15 @@ extension PhotoRecord {
     /// The first piece of ``writeCompact(to:nearby:)``, up to the `place` key; `timestamp` is
     /// the text of the GPS time.
     private func writeCompactHead(timestamp: UnsafeRawBufferPointer?, to json: inout JSONWriter) {
+        withFileUTF8(writingTo: &json) { record, file, json in
+            record.writeCompactHead(file: file, timestamp: timestamp, to: &json)
+        }
+    }
+
+    /// ``writeCompactHead(timestamp:to:)`` with the UTF-8 of ``file``.
+    private func writeCompactHead(
+        file: UnsafeRawBufferPointer, timestamp: UnsafeRawBufferPointer?, to json: inout JSONWriter
+    ) {
         let fix = reading.fix
         // The keys and punctuation of the first piece take under 200 bytes.
         var room = 256 + JSONCursor.room(file) + JSONCursor.room(sidecar) + JSONCursor.room(reading.status.rawValue)
@@ -779,7 +828,7 @@ extension PhotoRecord {
         func key() { json.key(named: names.next() ?? "") }
         json.beginObject()
         key()
-        json.string(file)
+        withFileUTF8 { json.string(utf8: $0) }
         key()
         json.string(sidecar)
         key()
@@ -1153,4 +1202,43 @@ private func dmsText(_ degrees: Double, width: Int, _ positive: String, _ negati
     return String(repeating: " ", count: max(0, width - whole.count)) + whole + "°" + twoDigits(minutes) + "'"
         + twoDigits(seconds / 100) + "." + twoDigits(seconds % 100) + "\""
         + (degrees < 0 && hundredths != 0 ? negative : positive)
+}
+
+/// Whether `bytes` are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, surrogates or
+/// code points past U+10FFFF), exactly when `String(decoding:as:)` keeps them as they are.
+func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let count = bytes.count
+    var index = 0
+    while index < count {
+        // ASCII, the bulk of paths, eight bytes at a time.
+        while index + 8 <= count,
+            bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+            index += 8
+        }
+        guard index < count else { break }
+        let lead = bytes[index]
+        if lead < 0x80 {
+            index += 1
+            continue
+        }
+        // The length of the sequence, and the range of its second byte.
+        var length = 3
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: break
+        case 0xED: high = 0x9F
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return false
+        }
+        guard index + length <= count, low...high ~= bytes[index + 1] else { return false }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+        index += length
+    }
+    return true
 }

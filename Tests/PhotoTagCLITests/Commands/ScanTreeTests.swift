@@ -165,6 +165,50 @@ import Testing
             ])
     }
 
+    /// The walker lists a folder's names into one buffer and builds each path in one reused
+    /// array: a long name, then shorter ones, in one folder and in the next, must each come out
+    /// whole, with nothing of the one before (and the paths kept stay as they were found).
+    @Test func reusedBuffersKeepNothingOfTheEntryBefore() throws {
+        let root = NSTemporaryDirectory() + "phototag-reuse-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let long = String(repeating: "l", count: 200)
+        let layout = [
+            "\(long).jpg", "a.jpg", "ab.jpg", "ab.xmp", "b", "b.xmp",
+            "\(long)-folder/\(long)x.jpg", "\(long)-folder/c.jpg", "\(long)-folder/s/\(long).jpg",
+            "\(long)-folder/s/d.jpg", "z/e.jpg", "z/\(long).jpg", "z/f.JPG",
+        ]
+        for path in layout {
+            let url = URL(fileURLWithPath: root + "/" + path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([0xFF, 0xD8]).write(to: url)
+        }
+        // A name that is not UTF-8, after the long ones.
+        let raw = Array((root + "/z/").utf8) + [0xC3, 0x28, 0xFF] + Array(".jpg".utf8)
+        let descriptor = (raw + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) }
+        }
+        #expect(descriptor >= 0)
+        close(descriptor)
+        var walker = FileWalker(hidden: false, allFiles: true)
+        var found: [[UInt8]] = []
+        var sidecars: [[UInt8]] = []
+        walker.walk(Array(root.utf8)) { item in
+            found.append(item.path)
+            if case .paired(_, let paired) = item { sidecars += paired }
+            return true
+        }
+        #expect(sidecars == [Array((root + "/ab.xmp").utf8)])
+        let expected =
+            ([
+                "\(long)-folder/\(long)x.jpg", "\(long)-folder/c.jpg", "\(long)-folder/s/\(long).jpg",
+                "\(long)-folder/s/d.jpg", "\(long).jpg", "a.jpg", "ab.jpg", "b", "b.xmp", "z/\(long).jpg", "z/e.jpg",
+                "z/f.JPG",
+            ].map { Array((root + "/" + $0).utf8) } + [raw])
+            .sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(found == expected)
+    }
+
     @Test func hiddenAndAllFilesWidenTheScan() throws {
         let root = try Self.makeTree()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -438,3 +438,66 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 1)
     }
 }
+
+/// A photo record keeps its path as bytes and writes them as they are when they are UTF-8, the
+/// text with U+FFFD's (as `String(decoding:as:)` makes it) when they are not.
+@Suite struct RecordPathTests {
+    /// `isValidUTF8` says yes exactly when decoding keeps the bytes as they are: over every
+    /// sequence of one or two bytes, and random ones of up to 12 bytes, UTF-8's lead bytes likely.
+    @Test func validUTF8IsWhatDecodingKeeps() {
+        func check(_ bytes: [UInt8]) {
+            let kept = Array(String(decoding: bytes, as: UTF8.self).utf8) == bytes
+            #expect(bytes.withUnsafeBytes { isValidUTF8($0) } == kept, "\(bytes)")
+        }
+        for first in 0...255 {
+            check([UInt8(first)])
+            for second in 0...255 { check([UInt8(first), UInt8(second)]) }
+        }
+        var generator = SystemRandomNumberGenerator()
+        let likely: [UInt8] = [
+            0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xA0, 0x90, 0x8F,
+        ]
+        for _ in 0..<100_000 {
+            let count = Int.random(in: 0...12, using: &generator)
+            check(
+                (0..<count).map { _ in
+                    Bool.random(using: &generator)
+                        ? likely.randomElement(using: &generator)! : UInt8.random(in: 0...255)
+                })
+        }
+        // Long ASCII runs (read eight bytes at a time) with a bad byte at every place.
+        let ascii = Array("0123456789abcdefghijklmnopqrstu".utf8)
+        for place in ascii.indices {
+            var bytes = ascii
+            bytes[place] = 0xFF
+            check(bytes)
+            check(ascii + [0xE2, 0x82, 0xAC])
+        }
+    }
+
+    /// Every format writes a record of a path's bytes exactly as a record of its decoded text.
+    @Test(arguments: OutputFormat.allCases)
+    func aPathIsWrittenAsItsText(format: OutputFormat) {
+        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        let reading = GPSReader().read(file: Fixtures.photo("ne-little-endian.jpg"))
+        let paths: [[UInt8]] = [
+            Array("./plain/é/name with space.jpg".utf8), [0xFF, 0xFE] + Array(".jpg".utf8),
+            Array("./a/".utf8) + [0xC3, 0x28, 0xED, 0xA0, 0x80, 0xF4, 0x90] + Array("\"q\".jpg".utf8), [],
+        ]
+        for path in paths {
+            // In the middle of a larger array, as a scan's batch has it.
+            let batch = Array("before/".utf8) + path + Array("/after".utf8)
+            var record = PhotoRecord(path: batch[7..<(7 + path.count)], reading: reading)
+            var text = PhotoRecord(file: String(decoding: path, as: UTF8.self), reading: reading)
+            record.resolveTime()
+            text.resolveTime()
+            #expect(record.file == text.file)
+            let rendered = ByteBuffer(capacity: 16), scratch = ByteBuffer(capacity: 16)
+            let fromBytes = formatter.render(photo: record, appendingTo: rendered, scratch: scratch)
+            let fromText = formatter.render(.photo(text))
+            let bytes = fromBytes.span.map { span in rendered.withUnsafeBytes { Array($0[span]) } } ?? fromBytes.bytes
+            #expect(bytes == fromText.bytes && fromBytes.column == fromText.column)
+            #expect(formatter.render(.photo(record)).bytes == fromText.bytes)
+        }
+    }
+}
