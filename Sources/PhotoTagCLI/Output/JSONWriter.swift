@@ -158,6 +158,27 @@ struct JSONWriter {
     }
 }
 
+/// Where the standard library writes a `Double`'s text (`TextOutputStreamable`): it hands over
+/// the digits it formatted on the stack through `_writeASCII`, so they are copied without a
+/// String; ``write(_:)`` takes whatever comes as a String.
+struct DigitSink: TextOutputStream {
+    /// The next byte to write.
+    var at: UnsafeMutablePointer<UInt8>
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let start = buffer.baseAddress else { return }
+        at.update(from: start, count: buffer.count)
+        at += buffer.count
+    }
+
+    mutating func write(_ string: String) {
+        for byte in string.utf8 {
+            at.pointee = byte
+            at += 1
+        }
+    }
+}
+
 /// Where JSON text goes in bytes reserved beforehand (``ByteBuffer/write(atMost:_:)``): each
 /// piece is stored with no capacity check of its own. Whoever makes one reserves at least the
 /// sum of the room (``numberRoom``, ``room(_:)-(UnsafeRawBufferPointer?)``, the length of the
@@ -393,10 +414,12 @@ struct JSONCursor {
     mutating func number(_ value: Double?) {
         guard let value, value.isFinite else { return raw("null") }
         if !shortDecimal(value) {
-            var text = value.description  // at most 24 bytes: a small string, no allocation
-            text.withUTF8 { bytes in
-                for byte in bytes { self.byte(byte) }
-            }
+            // The standard library's shortest digits (what `description` prints for a finite
+            // value), handed over as bytes: `description` made a String, and one of more than
+            // 15 bytes (48.85822222222222) is allocated, twice for most located photos.
+            var digits = DigitSink(at: at)
+            value.write(to: &digits)
+            at = digits.at
         }
     }
 
@@ -447,6 +470,11 @@ struct JSONCursor {
             // round(x), half away from zero, without a call: x < 10^16, so its whole part fits and
             // x minus it is exact (Sterbenz); at 2^52 and above x is whole.
             let product = magnitude * scale
+            // At most 15 significant digits: two such decimals are never the same Double, so
+            // one that reads back is the only one of its length, the shortest that description
+            // prints. At 16 (973736468.8358112 and ...113 are one Double) description picks
+            // the one nearest the value, which this test cannot tell.
+            guard product < 1e15 else { return false }
             let whole = Int(product)  // signed: one instruction each way
             let units = product - Double(whole) >= 0.5 ? whole + 1 : whole
             guard Double(units) / scale == magnitude else { continue }

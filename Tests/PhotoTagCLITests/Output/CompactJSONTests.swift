@@ -132,6 +132,34 @@ import Testing
         #expect(out.bytes == CoordinateRecord.atSeaWarningJSON.withUTF8Buffer { Array($0) })
     }
 
+    @Test func numbersOfTheGeneralPathAreTheirDescriptions() {
+        // Values the seven-decimal path declines (DMS coordinates, random bit patterns, the
+        // extremes) take the standard library's digits through DigitSink: the same text as
+        // `description`, within the room a number is given; infinities and NaN are null.
+        var random = SeededGenerator(state: 17)
+        var values: [Double] = [
+            48.858222222222224, -0.1, 1e16, 1e15, 1e-5, 0.0001, -0.0, 5e-324, .greatestFiniteMagnitude,
+            -.greatestFiniteMagnitude, .leastNormalMagnitude, 123_456_789_012_345_680, 1.0 / 3,
+            -973_736_468.835_811_3, 999_999_999.999_999_9, 1_000_000.000_000_1, 12_345_678.123_456_78,
+        ]
+        for _ in 0..<50_000 {
+            let bits = Double(bitPattern: random.next())
+            if bits.isFinite { values.append(bits) }
+            values.append(Double.random(in: -180...180, using: &random))
+        }
+        for value in values {
+            let out = ByteBuffer()
+            JSONWriter.write(atMost: JSONCursor.numberRoom, to: out) { $0.number(value) }
+            #expect(String(decoding: out.bytes, as: UTF8.self) == value.description)
+            #expect(out.bytes.count <= 24)
+        }
+        for value in [Double.infinity, -.infinity, .nan, -.nan, .signalingNaN] {
+            let out = ByteBuffer()
+            JSONWriter.write(atMost: JSONCursor.numberRoom, to: out) { $0.number(value) }
+            #expect(out.bytes == Array("null".utf8))
+        }
+    }
+
     @Test func cursorIntegersAreTheirDescriptions() {
         var random = SeededGenerator(state: 16)
         var values = [0, 9, 10, 99, 100, -1, Int.max, Int.min, 999_999_999_999_999_999, 1_000_000_000_000_000_000]
