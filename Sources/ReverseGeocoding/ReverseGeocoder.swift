@@ -20,7 +20,7 @@ import Synchronization
 /// `phototag places import` (``init(contentsOf:)``). Either way nothing is parsed when it is
 /// opened: the k-d tree over unit vectors is part of the table, and a lookup reads only the tree
 /// nodes on its path and the rows it returns. What is derived from the table (the grid of
-/// ``NearestCells``, the decoded shared names) is worked out on first use, cell by cell.
+/// nearest cells, the decoded shared names) is worked out on first use, cell by cell.
 ///
 /// A `ReverseGeocoder`'s answers never change; one instance serves any number of threads.
 public final class ReverseGeocoder: Sendable {

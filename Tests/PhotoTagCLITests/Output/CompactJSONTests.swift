@@ -138,7 +138,7 @@ import Testing
         // `description`, within the room a number is given; infinities and NaN are null.
         var random = SeededGenerator(state: 17)
         var values: [Double] = [
-            48.858222222222224, -0.1, 1e16, 1e15, 1e-5, 0.0001, -0.0, 5e-324, .greatestFiniteMagnitude,
+            48.858222222222224, -0.1, 1e16, 1e15, 1e-5, 0.0001, -0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
             -.greatestFiniteMagnitude, .leastNormalMagnitude, 123_456_789_012_345_680, 1.0 / 3,
             -973_736_468.835_811_3, 999_999_999.999_999_9, 1_000_000.000_000_1, 12_345_678.123_456_78,
         ]
