@@ -155,69 +155,8 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
     /// returns how many.
     private func write(into text: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let seconds = Int(nanosecondOfDay / 1_000_000_000)
-        var fraction = Int(nanosecondOfDay % 1_000_000_000)
-        var fractionDigits = 0
-        if fraction != 0 {
-            fractionDigits = 9
-            while fraction % 10 == 0 {
-                fraction /= 10
-                fractionDigits -= 1
-            }
-        }
-        // `YYYY-MM-DDTHH:MM:SS`, `.` and the fraction's digits, `Z`.
-        var digits = DecimalDigits(text)
-        digits.write(year, width: 4)
-        digits.write(UInt8(ascii: "-"))
-        digits.write(month, width: 2)
-        digits.write(UInt8(ascii: "-"))
-        digits.write(day, width: 2)
-        digits.write(UInt8(ascii: "T"))
-        digits.write(seconds / 3600, width: 2)
-        digits.write(UInt8(ascii: ":"))
-        digits.write(seconds / 60 % 60, width: 2)
-        digits.write(UInt8(ascii: ":"))
-        digits.write(seconds % 60, width: 2)
-        if fractionDigits > 0 {
-            digits.write(UInt8(ascii: "."))
-            digits.write(fraction, width: fractionDigits)
-        }
-        digits.write(UInt8(ascii: "Z"))
-        return digits.count
-    }
-}
-
-/// Writes ASCII text into a buffer sized for it beforehand: bytes, and numbers zero-padded to a
-/// width (as ``zeroPadded(_:_:)`` pads them), without a string for each part.
-struct DecimalDigits {
-    private let buffer: UnsafeMutableBufferPointer<UInt8>
-    /// How many bytes are written.
-    private(set) var count = 0
-
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
-        self.buffer = buffer
-    }
-
-    /// Appends one byte.
-    mutating func write(_ byte: UInt8) {
-        buffer[count] = byte
-        count += 1
-    }
-
-    /// Appends a non-negative number with at least `width` digits, zeros in front; all its
-    /// digits when it has more.
-    mutating func write(_ value: Int, width: Int) {
-        var digits = 1
-        var limit = 10
-        while value >= limit, digits < 19 {
-            digits += 1
-            limit &*= 10
-        }
-        let total = max(width, digits)
-        var rest = value
-        for index in stride(from: count + total - 1, through: count, by: -1) {
-            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-        count += total
+        return ISO8601Text.write(
+            year: year, month: month, day: day, hour: seconds / 3600, minute: seconds / 60 % 60,
+            second: seconds % 60, nanoseconds: Int(nanosecondOfDay % 1_000_000_000), offset: nil, into: text)
     }
 }

@@ -7,6 +7,75 @@ package func zeroPadded(_ value: Int, _ width: Int) -> String {
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
 }
 
+/// ISO 8601 date-times written into bytes, digit by digit, without a string for each part: the
+/// GPS time (PhotoGPS) and the capture time's `utc` and `local` (ReverseGeocoding) are written
+/// here, once per located photo each.
+package enum ISO8601Text {
+    /// The most bytes ``write(year:month:day:hour:minute:second:nanoseconds:offset:into:)``
+    /// writes: `YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM:SS`.
+    package static let maximumLength = 38
+
+    /// Writes `YYYY-MM-DDTHH:MM:SS`, then `.` and the fraction of the second with its trailing
+    /// zeros dropped (nothing for none), then `Z` when `offset` is `nil`, else `±HH:MM` and
+    /// `:SS` when the offset has seconds; returns how many bytes. `text` holds at least
+    /// ``maximumLength`` bytes (30 without an offset); the year is 0...9999, the other fields
+    /// in range, `nanoseconds` below 10^9 and the offset's magnitude below 100 hours (the
+    /// caller checks).
+    package static func write(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanoseconds: Int, offset: Int?,
+        into text: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var index = 0
+        func put(_ byte: UInt8) {
+            text[index] = byte
+            index += 1
+        }
+        /// Two digits, `0...99`, without a loop: most of the text is pairs.
+        func pair(_ value: Int) {
+            text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
+            text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+            index += 2
+        }
+        pair(year / 100)
+        pair(year % 100)
+        put(UInt8(ascii: "-"))
+        pair(month)
+        put(UInt8(ascii: "-"))
+        pair(day)
+        put(UInt8(ascii: "T"))
+        pair(hour)
+        put(UInt8(ascii: ":"))
+        pair(minute)
+        put(UInt8(ascii: ":"))
+        pair(second)
+        if nanoseconds > 0 {
+            put(UInt8(ascii: "."))
+            var rest = nanoseconds, place = index + 9
+            while place > index {
+                place -= 1
+                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
+                rest /= 10
+            }
+            index += 9
+            while text[index - 1] == 0x30 { index -= 1 }
+        }
+        guard let offset else {
+            put(UInt8(ascii: "Z"))
+            return index
+        }
+        let magnitude = abs(offset)
+        put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        pair(magnitude / 3600)
+        put(UInt8(ascii: ":"))
+        pair(magnitude / 60 % 60)
+        if magnitude % 60 != 0 {
+            put(UInt8(ascii: ":"))
+            pair(magnitude % 60)
+        }
+        return index
+    }
+}
+
 /// The lowercase hexadecimal digits of a byte, high nibble first (`0x1f` → `1f`).
 package func hexDigits(_ byte: UInt8) -> (high: UInt8, low: UInt8) {
     func digit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }

@@ -289,63 +289,9 @@ public struct CaptureTime: Hashable, Sendable {
                 return count
             }
         }
-        var fraction = nanoseconds, fractionDigits = 0
-        if nanoseconds > 0 {
-            fractionDigits = 9
-            while fraction % 10 == 0 {
-                fraction /= 10
-                fractionDigits -= 1
-            }
-        }
-        var index = 0
-        func put(_ byte: UInt8) {
-            text[index] = byte
-            index += 1
-        }
-        func put(_ value: Int, digits: Int) {
-            var rest = value, place = index + digits
-            while place > index {
-                place -= 1
-                text[place] = UInt8(truncatingIfNeeded: 0x30 + rest % 10)
-                rest /= 10
-            }
-            index += digits
-        }
-        /// Two digits, `0...99`, without a loop: most of the text is pairs.
-        func pair(_ value: Int) {
-            text[index] = UInt8(truncatingIfNeeded: 0x30 + value / 10)
-            text[index + 1] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
-            index += 2
-        }
-        pair(time.year / 100)
-        pair(time.year % 100)
-        put(UInt8(ascii: "-"))
-        pair(time.month)
-        put(UInt8(ascii: "-"))
-        pair(time.day)
-        put(UInt8(ascii: "T"))
-        pair(time.hour)
-        put(UInt8(ascii: ":"))
-        pair(time.minute)
-        put(UInt8(ascii: ":"))
-        pair(time.second)
-        if fractionDigits > 0 {
-            put(UInt8(ascii: "."))
-            put(fraction, digits: fractionDigits)
-        }
-        if let offset {
-            put(offset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            pair(magnitude / 3600)
-            put(UInt8(ascii: ":"))
-            pair(magnitude / 60 % 60)
-            if magnitude % 60 != 0 {
-                put(UInt8(ascii: ":"))
-                pair(magnitude % 60)
-            }
-        } else {
-            put(UInt8(ascii: "Z"))
-        }
-        return index
+        return ISO8601Text.write(
+            year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute,
+            second: time.second, nanoseconds: nanoseconds, offset: offset, into: text)
     }
 
     /// `.24` for 240,000,000 ns (trailing zeros dropped), empty for none.

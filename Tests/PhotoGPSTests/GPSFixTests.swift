@@ -78,20 +78,4 @@ import Testing
         #expect(timestamp.description == text)
         #expect(timestamp.withISO8601 { Array($0) } == Array(text.utf8))
     }
-
-    @Test(
-        arguments: [
-            (0, 1), (0, 4), (7, 3), (123, 2), (2019, 4), (99_999, 4), (100_000_000, 9), (1_000_000_000_000_000_000, 1),
-            (Int.max, 2),
-        ])
-    func decimalDigitsPadNumbersAsZeroPaddedDoes(value: Int, width: Int) {
-        let written = String(unsafeUninitializedCapacity: 32) { buffer in
-            var digits = DecimalDigits(buffer)
-            digits.write(UInt8(ascii: "<"))
-            digits.write(value, width: width)
-            digits.write(UInt8(ascii: ">"))
-            return digits.count
-        }
-        #expect(written == "<" + zeroPadded(value, width) + ">")
-    }
 }

@@ -80,3 +80,27 @@ import Testing
         #expect(GregorianCalendar.floorModulo(-7, 2) == 1)
     }
 }
+
+@Suite struct ISO8601TextTests {
+    @Test(arguments: [
+        (2019, 7, 1, 12, 34, 56, 240_000_000, nil as Int?, "2019-07-01T12:34:56.24Z"),
+        (1, 1, 1, 0, 0, 0, 0, nil, "0001-01-01T00:00:00Z"),
+        (9999, 12, 31, 23, 59, 59, 999_999_999, nil, "9999-12-31T23:59:59.999999999Z"),
+        (2024, 2, 29, 8, 5, 9, 1, 7_200, "2024-02-29T08:05:09.000000001+02:00"),
+        (1990, 10, 3, 23, 0, 0, 500_000_000, -(3 * 3600 + 30 * 60), "1990-10-03T23:00:00.5-03:30"),
+        (1880, 1, 1, 0, 0, 0, 0, -(5 * 3600 + 17 * 60 + 32), "1880-01-01T00:00:00-05:17:32"),
+        (2000, 6, 15, 12, 0, 0, 0, 0, "2000-06-15T12:00:00+00:00"),
+        (0, 1, 1, 0, 0, 0, 0, -(99 * 3600 + 59 * 60 + 59), "0000-01-01T00:00:00-99:59:59"),
+    ])
+    func writesTheDateTimeItsFractionAndItsOffset(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, nanoseconds: Int, offset: Int?,
+        text: String
+    ) {
+        let written = [UInt8](unsafeUninitializedCapacity: ISO8601Text.maximumLength) { buffer, count in
+            count = ISO8601Text.write(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: second,
+                nanoseconds: nanoseconds, offset: offset, into: buffer)
+        }
+        #expect(String(decoding: written, as: UTF8.self) == text)
+    }
+}
