@@ -76,9 +76,9 @@ private struct PolygonBruteForce {
     @Test func theBundledTableHoldsTheThreeLayers() {
         #expect(Self.table.timeZoneCount == 444)
         #expect(Self.table.countryCount == 250)
-        #expect(Self.table.admin1Count == 3422)
+        #expect(Self.table.admin1Count == 3797)
         #expect(Self.table.source == "timezones.geojson, countries.geojson, admin1.geojson, tz rules")
-        #expect(Self.table.date == "2026-12-01")
+        #expect(Self.table.date == "2026-12-02")
         #expect(Self.table.byteCount <= 6_500_000)
         #expect(Self.table.timeZoneRules.count > 100_000 && Self.table.rules != nil)
     }
@@ -124,12 +124,12 @@ private struct PolygonBruteForce {
     }
 
     @Test func enclaves() {
-        // Baarle-Hertog: Belgian by country and zone; the Natural Earth admin-1 layer leaves the
-        // enclave to Noord-Brabant (NL.06), and the table says what is stored.
+        // Baarle-Hertog: Belgian by country, zone and region (Flanders, BE.VLG): the admin-1
+        // layer is cut to the country borders, so the enclave is not Noord-Brabant's.
         let baarle = Self.table.lookup(latitude: 51.4397, longitude: 4.9281)
         #expect(baarle.countryCode == "BE")
         #expect(baarle.timeZones == ["Europe/Brussels"])
-        #expect(baarle.admin1 == BoundaryHit.Admin1(countryCode: "NL", code: "06"))
+        #expect(baarle.admin1 == BoundaryHit.Admin1(countryCode: "BE", code: "VLG"))
         // Baarle-Nassau around it is Dutch.
         #expect(Self.table.lookup(latitude: 51.4457, longitude: 4.9530).countryCode == "NL")
         // Llívia: Spanish (Catalonia) inside France.
@@ -138,11 +138,11 @@ private struct PolygonBruteForce {
         #expect(llivia.timeZones == ["Europe/Madrid"])
         #expect(llivia.admin1 == BoundaryHit.Admin1(countryCode: "ES", code: "56"))
         #expect(Self.table.lookup(latitude: 42.46, longitude: 2.04).countryCode == "FR")
-        // Campione d'Italia: Italian by country and zone, Ticino by the admin-1 layer.
+        // Campione d'Italia: Italian by country, zone and region (Lombardy, IT.09), not Ticino.
         let campione = Self.table.lookup(latitude: 45.9697, longitude: 8.9717)
         #expect(campione.countryCode == "IT")
         #expect(campione.timeZones == ["Europe/Rome"])
-        #expect(campione.admin1 == BoundaryHit.Admin1(countryCode: "CH", code: "TI"))
+        #expect(campione.admin1 == BoundaryHit.Admin1(countryCode: "IT", code: "09"))
         #expect(Self.table.lookup(latitude: 46.0, longitude: 8.95).countryCode == "CH")
     }
 

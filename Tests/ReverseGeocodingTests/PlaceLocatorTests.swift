@@ -87,15 +87,16 @@ import Testing
         #expect(urumqi.timezone == Self.text(urumqi.nearest?.view.timezone))
     }
 
-    /// The region's name comes with its code; an admin-1 region of another country (Natural
-    /// Earth has no Baarle-Hertog, so its region is Dutch) is left out.
+    /// The region's name comes with its code, and the region is the point's country's: the
+    /// Belgian enclave of Baarle-Hertog is in Flanders, not in the Dutch province around it.
     @Test func theRegionBelongsToThePointsCountry() {
         let paris = Self.locate(48.8566, 2.3522)
         #expect(paris.admin1Code == "11")
         #expect(Self.text(paris.admin1) == "Île-de-France")
         let baarle = Self.locate(51.4408, 4.9269)
         #expect(baarle.countryCode == "BE")
-        #expect(baarle.admin1Code == nil && baarle.admin1 == nil)
+        #expect(baarle.admin1Code == "VLG")
+        #expect(Self.text(baarle.admin1) == "Vlaams Gewest")
     }
 
     /// Without boundaries (a place table of one's own), everything is the nearest place's.

@@ -59,8 +59,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output.hasPrefix(
-                "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules\ndate: 2026-12-01\n"))
-        #expect(result.output.contains("admin-1 regions: 3422\n"))
+                "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules\ndate: 2026-12-02\n"))
+        #expect(result.output.contains("admin-1 regions: 3797\n"))
         #expect(run("boundaries").status == 64)
     }
 }

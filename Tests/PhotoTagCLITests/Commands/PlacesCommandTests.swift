@@ -107,7 +107,7 @@ import Testing
                 phototag 0.1.0
                 Place data: GeoNames cities500.txt, 234,908 places, as of 2026-07-28
                 Place data © GeoNames (geonames.org), CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/)
-                Boundaries: 444 time zones, 250 countries, 3,422 admin-1 regions, as of 2026-12-01
+                Boundaries: 444 time zones, 250 countries, 3,797 admin-1 regions, as of 2026-12-02
 
                 """))
         for credit in [
