@@ -15,7 +15,7 @@ struct VideoReadTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Strace.path!)
         process.arguments = [
-            "-f", "-e", "trace=openat,pread64", "-o", trace, Binary.path, "locate", "--no-place", file,
+            "-f", "-xx", "-e", "trace=openat,pread64", "-o", trace, Binary.path, "locate", "--no-place", file,
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -24,12 +24,15 @@ struct VideoReadTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         // Only the reads of the file itself: from its openat(2) on, on the descriptor it returned
-        // (the dynamic loader preads libraries before).
+        // (the dynamic loader preads libraries before). With -xx strace writes every byte of a
+        // string as \xHH, so the path matches whatever bytes it has (strace would otherwise escape
+        // the non-ASCII ones of a clone in "ünïcode/" as octal).
+        let quoted = "\"" + file.utf8.map { ($0 < 16 ? "\\x0" : "\\x") + String($0, radix: 16) }.joined() + "\""
         var calls = 0, bytes = 0
         var descriptor: Substring? = nil
         for line in try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n") {
             let result = line.split(separator: "=").last?.trimmingCharacters(in: .whitespaces) ?? ""
-            if line.contains("openat("), line.contains("\"\(file)\"") {
+            if line.contains("openat("), line.contains(quoted) {
                 descriptor = Substring(result)
             } else if let descriptor, line.contains("pread64(\(descriptor),") {
                 calls += 1
