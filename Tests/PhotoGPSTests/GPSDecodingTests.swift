@@ -3,7 +3,7 @@ import Testing
 
 @testable import PhotoGPS
 
-/// The pure conversion of the GPS policy (README.md, "How GPS is read"), on hand-made tag values:
+/// The pure conversion of the GPS policy (docs/gps.md, "How GPS is read"), on hand-made tag values:
 /// no files, no libexif.
 @Suite struct GPSDecodingTests {
     static func r(_ n: Int64, _ d: Int64) -> Rational { Rational(n, d) }
