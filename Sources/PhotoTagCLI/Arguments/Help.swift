@@ -19,7 +19,9 @@ enum Help {
             available under the Open Database License 1.0 (https://opendatacommons.org/licenses/odbl/1-0/);
             phototag's boundary table is a derivative database offered under the same licence (see NOTICE)
             Country and admin-1 geometry: Natural Earth (public domain); admin-1 codes: GeoNames, CC BY 4.0
+            Puerto Rico's municipios: U.S. Census Bureau cartographic boundaries (public domain)
             Time-zone rules: IANA tz database 2026f (public domain)
+            EXIF reading: libexif (https://libexif.github.io/), LGPL 2.1 or later, linked in (see NOTICE)
 
             """
     }
