@@ -277,6 +277,19 @@ enum Commands {
               fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
             """)
 
+    /// `phototag help`, which is not a ``Command`` (it runs none): its spec gives its own help
+    /// and parses its arguments.
+    static let help = CommandSpec(
+        name: "help", summary: "Show help for commands", arguments: "[<command>...]", options: [Options.help],
+        epilogue: """
+            Without a command, shows the tool's help: its commands and options. With commands,
+            shows the help of each in turn: its usage, options and notes. 'places' and
+            'boundaries' alone stand for both of their subcommands. 'phototag COMMAND --help'
+            and 'phototag --help COMMAND' are the same as 'phototag help COMMAND'.
+
+            Example: phototag help places import
+            """)
+
     static let manpage = CommandSpec(
         name: "manpage", summary: "Print the manual page (roff), as installed by make install",
         arguments: "", maximumArguments: 0, options: [Options.help])

@@ -33,6 +33,8 @@ enum Invocation: Equatable {
     /// `phototag --help`, `phototag help [COMMAND...]`, `phototag COMMAND --help`: the help of
     /// each command in turn, or the tool's when there is none.
     case help([Command])
+    /// `phototag help --help`: the help of `help` itself.
+    case helpOfHelp
     /// `phototag --version`, `phototag -V`.
     case version
     case locate(LocateOptions)
@@ -60,11 +62,11 @@ extension Invocation {
         if first.hasPrefix("-") {
             // The tool's own options: --help [COMMAND...] (as help does), or --version alone.
             let option = try Commands.toolOptions.matching(first, command: nil)
-            if option == Options.help { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+            if option == Options.help { return try help(arguments.dropFirst()) }
             guard arguments.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments[1].text)'") }
             return .version
         }
-        if first == "help" { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+        if first == "help" { return try help(arguments.dropFirst()) }
         var words = 1
         var name = first
         if let group = commandGroups[first] {
@@ -93,6 +95,15 @@ extension Invocation {
     static let commandGroups: [String: [Command]] = [
         "places": [.placesImport, .placesInfo], "boundaries": [.boundariesImport, .boundariesInfo],
     ]
+
+    /// `phototag help ARGUMENT...` (or `phototag --help ARGUMENT...`): parsed by the spec of
+    /// `help`, so that `help --help` (or `-h`, anywhere) explains `help` itself, as every
+    /// command's `--help` does, and another option is named as unknown.
+    private static func help(_ arguments: ArraySlice<Argument>) throws(UsageError) -> Invocation {
+        let parsed = try Commands.help.parse(Array(arguments), command: nil)
+        if parsed.has(Options.help) { return .helpOfHelp }
+        return .help(try helpTopics(parsed.positionals.map(\.text)))
+    }
 
     /// The commands `phototag help WORD...` explains, in the order named: each word is a
     /// command, `places` alone stands for both of its subcommands, and `help` (or nothing) for the
