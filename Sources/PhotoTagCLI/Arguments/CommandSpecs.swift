@@ -144,7 +144,8 @@ enum Commands {
 
     static let scan = CommandSpec(
         name: "scan", summary: "Find the photos under folders and print where each was taken",
-        arguments: "<path>...", missingArgumentsMessage: "no paths given",
+        arguments: "<path>...",
+        missingArgumentsMessage: "no paths given; to scan the current folder, run: phototag scan .",
         options: outputOptions + placeOptions + selectionOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard, Options.withGPS, Options.withoutGPS, Options.near, Options.within,
@@ -161,7 +162,9 @@ enum Commands {
             with --no-follow, links inside folders are skipped (paths given are still followed,
             like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
-            are always read, at depth 0; --max-depth 0 reads only the files given.
+            are always read, at depth 0; --max-depth 0 reads only the files given. A path is
+            needed, as for locate: give . for the current folder (scan without a path or
+            --files-from is a usage error, not a walk of wherever it was started).
 
             --shard k/n (1 ≤ k ≤ n) splits a scan between n runs, on n machines say, that share
             nothing: a file is in share FNV-1a-64(p) mod n + 1, where p is the bytes of its path

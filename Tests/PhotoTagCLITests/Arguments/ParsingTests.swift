@@ -186,7 +186,8 @@ import Testing
     @Test(
         arguments: [
             (["locate"], "no files given"),
-            (["scan"], "no paths given"),
+            // A usage error, not a scan of `.` (as find and fd would): the message says how.
+            (["scan"], "no paths given; to scan the current folder, run: phototag scan ."),
             (["locate", "--fromat", "json", "a"], "unknown option '--fromat'; did you mean '--format'?"),
             (["scan", "--with-gsp", "."], "unknown option '--with-gsp'; did you mean '--with-gps'?"),
             (["scan", "--zzzzzzzz", "."], "unknown option '--zzzzzzzz'"),

@@ -8,6 +8,12 @@ import Testing
 /// is a usage error (64) that suggests `locate`, `phototag DIR` and `locate DIR` suggest `scan`
 /// (locate's folder is still an error record, exit 2: the other files are read).
 @Suite struct PathHintTests {
+    static func runArray(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        let output = MemorySink(), errors = MemorySink()
+        let status = PhotoTag.run(arguments, output: output, errors: errors)
+        return (status, output.text, errors.text)
+    }
+
     @Test func aFileGivenAsTheCommandSuggestsLocate() {
         let photo = Fixtures.photo("ne-little-endian.jpg")
         let result = run(photo, "--json")
@@ -69,5 +75,33 @@ import Testing
         let quiet = run("locate", "-q", "--places", Fixtures.places, folder)
         #expect(quiet.status == PhotoTag.ExitStatus.unreadable)
         #expect(quiet.errors == "")
+    }
+}
+
+/// `scan` without a path is a usage error, as `locate` without a file is (and as exiftool
+/// does), rather than a walk of the current folder (as find and fd do): a scan of wherever the
+/// shell happens to be (a home folder) is long, and `.` is one character to type. The message
+/// and the help say so.
+@Suite struct ScanWithoutAPathTests {
+    @Test func scanWithoutAPathIsAUsageErrorThatSaysHowToScanTheCurrentFolder() {
+        for arguments in [["scan"], ["scan", "--json", "--with-gps"]] {
+            let result = PathHintTests.runArray(arguments)
+            #expect(result.status == PhotoTag.ExitStatus.usage, "\(arguments)")
+            #expect(result.output == "")
+            #expect(
+                result.errors == """
+                    Error: no paths given; to scan the current folder, run: phototag scan .
+                    Usage: phototag scan [options] <path>...
+                    See 'phototag help scan'.
+
+                    """)
+        }
+        #expect(
+            Help.text(.scan).contains(
+                "give . for the current folder (scan without a path or\n--files-from is a usage error"))
+        // --files-from alone is something to read.
+        #expect(
+            PathHintTests.runArray(["scan", "--files-from", "/dev/null", "--no-progress"]).status
+                == PhotoTag.ExitStatus.success)
     }
 }
