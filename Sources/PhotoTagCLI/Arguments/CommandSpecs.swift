@@ -105,11 +105,19 @@ enum Commands {
         Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
     ]
 
-    /// What `--format svg` and `html` write, for the epilogues of locate, scan and geocode.
+    /// What `--format svg` and `html` write, for the epilogues of locate and scan, whose
+    /// markers are files.
     static let mapNote = """
         With --format svg or html, the located records make one map, written when the input
         ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
         marker's files as file:// links and a sortable table of places.
+        """
+
+    /// The same for geocode, whose markers are coordinates (no files to link).
+    static let geocodeMapNote = """
+        With --format svg or html, the coordinates read make one map, written when the input
+        ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
+        marker's coordinates and place, and a sortable table of places.
         """
 
     static let exitStatus = """
@@ -218,7 +226,7 @@ enum Commands {
             gives an error record. One record per coordinate, in input order; standard input
             with no coordinate at all is an error.
 
-            \(mapNote)
+            \(geocodeMapNote)
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be

@@ -48,4 +48,15 @@ import Testing
             try Invocation.parse(["help", "--json"])
         }
     }
+
+    /// geocode's map has a marker per coordinate, with no file to link: its help says so
+    /// (it used to speak of "each marker's files", copied from locate and scan).
+    @Test func geocodesMapNoteSpeaksOfCoordinatesNotFiles() {
+        let geocode = Help.text(.geocode)
+        #expect(!geocode.contains("marker's files") && !geocode.contains("file://"))
+        #expect(geocode.contains("each\nmarker's coordinates and place"))
+        for command in [Command.locate, .scan] {
+            #expect(Help.text(command).contains("marker's files as file:// links"), "\(command)")
+        }
+    }
 }
