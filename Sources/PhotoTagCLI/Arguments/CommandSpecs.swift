@@ -212,13 +212,16 @@ enum Commands {
         options: outputOptions + placeOptions + [Options.allRecords, Options.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
-            line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes
-            and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or with ′ ″),
-            48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With hemisphere
-            letters, both values have one (N/S for the latitude, E/W for the longitude, in either
-            order) and no minus sign. With --nearest k, csv adds the columns nearby_1_geoname_id
-            … nearby_k_bearing: geoname_id, name, admin1, country_code, distance_km and bearing
-            of each of the k nearest places.
+            line as lat,lon or lat;lon or lat<TAB>lon or lat lon in decimal degrees, or in
+            degrees, minutes and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or
+            with ′ ″), 48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With
+            hemisphere letters, both values have one (N/S for the latitude, E/W for the
+            longitude, in either order) and no minus sign. What web pages add is read too:
+            invisible characters, a label (Coordinates: …), forms of one point separated by /
+            (as Wikipedia prints them; they must agree), geo:lat,lon and OpenStreetMap's
+            #map=zoom/lat/lon. Decimal commas are refused. With --nearest k, csv adds the
+            columns nearby_1_geoname_id … nearby_k_bearing: geoname_id, name, admin1,
+            country_code, distance_km and bearing of each of the k nearest places.
 
             Blank lines are skipped, and so is a first line that is a header: two column names,
             a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
