@@ -82,6 +82,9 @@ public enum PhotoTag {
         case .help(let command):
             output.write(Help.text(command))
             return ExitStatus.success
+        case .helpOfHelp:
+            output.write(Help.text(Commands.help))
+            return ExitStatus.success
         case .version:
             output.write(Help.version)
             return ExitStatus.success

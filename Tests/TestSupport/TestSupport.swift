@@ -62,4 +62,28 @@ public enum SharedData {
         let header = lines.removeFirst()
         return lines.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
     }
+
+    /// Prints a note about missing shared data on the test output, and keeps it in
+    /// ``printedNotes``, so that a test can check that a note is printed once per run.
+    public static func note(_ text: String) {
+        notes.withLock { $0.append(text) }
+        print(text)
+    }
+
+    /// The notes printed so far, in order.
+    public static var printedNotes: [String] { notes.withLock { $0 } }
+
+    private static let notes = LockedNotes()
+}
+
+/// The notes of ``SharedData/note(_:)``, behind a lock (tests run in parallel).
+private final class LockedNotes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var notes: [String] = []
+
+    func withLock<T>(_ body: (inout [String]) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&notes)
+    }
 }

@@ -116,7 +116,9 @@ extension CommandSpec {
     ///
     /// - Throws: ``UsageError`` for an unknown or ambiguous option, a missing value, or a value
     ///   given to a flag.
-    func parse(_ rawArguments: [Argument], command: Command) throws(UsageError) -> ParsedArguments {
+    /// - Parameter command: the command whose usage a ``UsageError`` shows; `nil` for the tool's
+    ///   (as `help`'s errors show).
+    func parse(_ rawArguments: [Argument], command: Command?) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments(accepting: options)
         let arguments = rawArguments.map(\.text)
         var index = 0

@@ -105,11 +105,19 @@ enum Commands {
         Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
     ]
 
-    /// What `--format svg` and `html` write, for the epilogues of locate, scan and geocode.
+    /// What `--format svg` and `html` write, for the epilogues of locate and scan, whose
+    /// markers are files.
     static let mapNote = """
         With --format svg or html, the located records make one map, written when the input
         ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
         marker's files as file:// links and a sortable table of places.
+        """
+
+    /// The same for geocode, whose markers are coordinates (no files to link).
+    static let geocodeMapNote = """
+        With --format svg or html, the coordinates read make one map, written when the input
+        ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
+        marker's coordinates and place, and a sortable table of places.
         """
 
     static let exitStatus = """
@@ -144,7 +152,8 @@ enum Commands {
 
     static let scan = CommandSpec(
         name: "scan", summary: "Find the photos under folders and print where each was taken",
-        arguments: "<path>...", missingArgumentsMessage: "no paths given",
+        arguments: "<path>...",
+        missingArgumentsMessage: "no paths given; to scan the current folder, run: phototag scan .",
         options: outputOptions + placeOptions + selectionOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard, Options.withGPS, Options.withoutGPS, Options.near, Options.within,
@@ -161,7 +170,9 @@ enum Commands {
             with --no-follow, links inside folders are skipped (paths given are still followed,
             like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
-            are always read, at depth 0; --max-depth 0 reads only the files given.
+            are always read, at depth 0; --max-depth 0 reads only the files given. A path is
+            needed, as for locate: give . for the current folder (scan without a path or
+            --files-from is a usage error, not a walk of wherever it was started).
 
             --shard k/n (1 ≤ k ≤ n) splits a scan between n runs, on n machines say, that share
             nothing: a file is in share FNV-1a-64(p) mod n + 1, where p is the bytes of its path
@@ -201,13 +212,16 @@ enum Commands {
         options: outputOptions + placeOptions + [Options.allRecords, Options.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
-            line as lat,lon or lat<TAB>lon or lat lon in decimal degrees, or in degrees, minutes
-            and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or with ′ ″),
-            48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With hemisphere
-            letters, both values have one (N/S for the latitude, E/W for the longitude, in either
-            order) and no minus sign. With --nearest k, csv adds the columns nearby_1_geoname_id
-            … nearby_k_bearing: geoname_id, name, admin1, country_code, distance_km and bearing
-            of each of the k nearest places.
+            line as lat,lon or lat;lon or lat<TAB>lon or lat lon in decimal degrees, or in
+            degrees, minutes and seconds as map sites print them: 48°51'29.6"N 2°17'40.2"E (or
+            with ′ ″), 48 51 29.6 N, 2 17 40.2 E, N48.8582 E2.2945, 48.8582° N, 2.2945° E. With
+            hemisphere letters, both values have one (N/S for the latitude, E/W for the
+            longitude, in either order) and no minus sign. What web pages add is read too:
+            invisible characters, a label (Coordinates: …), forms of one point separated by /
+            (as Wikipedia prints them; they must agree), geo:lat,lon and OpenStreetMap's
+            #map=zoom/lat/lon. Decimal commas are refused. With --nearest k, csv adds the
+            columns nearby_1_geoname_id … nearby_k_bearing: geoname_id, name, admin1,
+            country_code, distance_km and bearing of each of the k nearest places.
 
             Blank lines are skipped, and so is a first line that is a header: two column names,
             a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
@@ -215,7 +229,7 @@ enum Commands {
             gives an error record. One record per coordinate, in input order; standard input
             with no coordinate at all is an error.
 
-            \(mapNote)
+            \(geocodeMapNote)
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be
@@ -275,6 +289,19 @@ enum Commands {
               bash:  phototag completions bash > /etc/bash_completion.d/phototag
               zsh:   phototag completions zsh > "${fpath[1]}/_phototag"
               fish:  phototag completions fish > ~/.config/fish/completions/phototag.fish
+            """)
+
+    /// `phototag help`, which is not a ``Command`` (it runs none): its spec gives its own help
+    /// and parses its arguments.
+    static let help = CommandSpec(
+        name: "help", summary: "Show help for commands", arguments: "[<command>...]", options: [Options.help],
+        epilogue: """
+            Without a command, shows the tool's help: its commands and options. With commands,
+            shows the help of each in turn: its usage, options and notes. 'places' and
+            'boundaries' alone stand for both of their subcommands. 'phototag COMMAND --help'
+            and 'phototag --help COMMAND' are the same as 'phototag help COMMAND'.
+
+            Example: phototag help places import
             """)
 
     static let manpage = CommandSpec(

@@ -9,8 +9,9 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
     case notANumber(String)
     case latitudeOutOfRange(String)
     case longitudeOutOfRange(String)
-    /// Degrees, minutes and seconds (or hemisphere letters) that do not make a coordinate: the
-    /// line, and why.
+    /// Degrees, minutes and seconds (or hemisphere letters), or another form copied from a web
+    /// page (a `geo:` URI, forms separated by ` / `…), that do not make a coordinate: the line,
+    /// and why.
     case dms(String, String)
     /// Column names where a coordinate was expected: the line, and whether the longitude comes
     /// first.
@@ -31,9 +32,10 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Reads a coordinate: `lat,lon`, `lat<TAB>lon` or `lat lon` in decimal degrees (spaces around
-/// the separator allowed), or failing that the degrees, minutes, seconds and hemisphere letters
-/// that map sites and Wikipedia print (see ``parseDMS(_:)``).
+/// Reads a coordinate: `lat,lon`, `lat;lon`, `lat<TAB>lon` or `lat lon` in decimal degrees
+/// (spaces around the separator allowed), or failing that the degrees, minutes, seconds and
+/// hemisphere letters that map sites and Wikipedia print (see ``parseDMS(_:)``), or the other
+/// forms copied from web pages (see ``parseCopiedCoordinate(_:)``).
 ///
 /// Nothing is allocated for plain decimal lines unless they are rejected: `geocode` reads
 /// millions of lines.
@@ -47,10 +49,11 @@ func parseCoordinate(_ bytes: ArraySlice<UInt8>) -> Result<Coordinate, Coordinat
     }
     let text = String(decoding: line, as: UTF8.self)
     if let kind = coordinateHeader(line) { return .failure(.header(text, longitudeFirst: kind == .longitudeFirst)) }
+    if let copied = parseCopiedCoordinate(text) { return copied }
     return mayBeDMS(text) ? parseDMS(text) : plain
 }
 
-/// Reads two plain decimal numbers separated by a comma, a tab or spaces.
+/// Reads two plain decimal numbers separated by a comma, a semicolon, a tab or spaces.
 private func parseDecimalCoordinate(_ line: ArraySlice<UInt8>) -> Result<Coordinate, CoordinateProblem> {
     func shape() -> CoordinateProblem { .shape(String(decoding: line, as: UTF8.self)) }
     guard let (first, second) = splitFields(line) else { return .failure(shape()) }
@@ -67,8 +70,10 @@ private func parseDecimalCoordinate(_ line: ArraySlice<UInt8>) -> Result<Coordin
     return .success(Coordinate(latitude: latitude, longitude: longitude)!)
 }
 
-/// The two fields of a trimmed line: split at its only comma, else its only tab, else its only
-/// run of spaces; `nil` when there are not exactly two non-empty fields.
+/// The two fields of a trimmed line: split at its only comma, else its only semicolon (as
+/// Wikipedia and GeoHack print `48.85806; 2.29444`), else its only tab, else its only run of
+/// spaces; `nil` when there are not exactly two non-empty fields. A line with both commas and
+/// a semicolon (`48,85806;2,29444`, decimal commas) is split at its commas, and so refused.
 ///
 /// One look at the bytes in place, by index: the two fields are the only slices made (each
 /// slice of the line retains its array, and the trims and searches of slices were a tenth of
@@ -93,7 +98,7 @@ func splitFields(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UI
             return nil
         }
         let first: Range<Int>, second: Range<Int>
-        if let split = position(of: UInt8(ascii: ",")) ?? position(of: 0x09) {
+        if let split = position(of: UInt8(ascii: ",")) ?? position(of: UInt8(ascii: ";")) ?? position(of: 0x09) {
             let separator = buffer[split]
             first = trim(0, split)
             second = trim(split + 1, count)
@@ -118,6 +123,111 @@ func splitFields(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, ArraySlice<UI
         line[(base + first.lowerBound)..<(base + first.upperBound)],
         line[(base + second.lowerBound)..<(base + second.upperBound)]
     )
+}
+
+// MARK: - Copied from web pages
+
+/// Reads the forms of a coordinate that web pages add around the numbers, as copied from them;
+/// `nil` when `text` is none of them (then it is read as degrees, minutes and seconds):
+///
+/// - invisible characters (U+FEFF, which Wikipedia puts around its ` / `, U+200B, U+2060, bidi
+///   marks…) are dropped, and other spaces (U+00A0, U+202F…) are spaces;
+/// - `geo:48.85806,2.29444` (RFC 5870, as OpenStreetMap shares it; an altitude, `;u=` and
+///   `?z=` are ignored, a `crs` other than WGS 84 is refused);
+/// - `#map=17/48.85806/2.29444`, the fragment of an OpenStreetMap URL (zoom, latitude,
+///   longitude), alone or in the URL;
+/// - a label before a colon and a space: `Coordinates: …`;
+/// - decimal commas with a semicolon between the values (`48,85806;2,29444`) are refused, and
+///   the message shows them with points;
+/// - forms of one point separated by ` / `, as Wikipedia prints
+///   `48°51′29″N 2°17′40″E / 48.85806°N 2.29444°E / 48.85806; 2.29444`: each must be read and
+///   all must agree within 0.01° (they differ only in how they are rounded); the last is taken.
+///   Forms that are different points are refused rather than one of them guessed at.
+func parseCopiedCoordinate(_ text: String) -> Result<Coordinate, CoordinateProblem>? {
+    let visible = withoutInvisibleCharacters(text)
+    if visible != text { return parseCoordinate(Array(visible.utf8)[...]) }
+    func fail(_ reason: String) -> Result<Coordinate, CoordinateProblem> { .failure(.dms(text, reason)) }
+    func decimal(_ latitude: Substring, _ longitude: Substring) -> Result<Coordinate, CoordinateProblem> {
+        parseDecimalCoordinate(Array("\(latitude),\(longitude)".utf8)[...])
+    }
+    // 48,85806;2,29444 (a European spreadsheet's decimal commas) is refused, with the reading
+    // meant: a comma is what separates the two values everywhere else.
+    let halves = text.split(separator: ";", omittingEmptySubsequences: false)
+    if halves.count == 2, text.contains(",") {
+        let dotted = halves.map {
+            String(decoding: trimmed(Array($0.utf8)[...]), as: UTF8.self).split(
+                separator: ",", omittingEmptySubsequences: false)
+        }
+        if dotted.allSatisfy({ $0.count == 2 && DecimalNumber.parse("\($0[0]).\($0[1])".utf8) != nil }) {
+            let meant = dotted.map { "\($0[0]).\($0[1])" }.joined(separator: "; ")
+            return fail("decimal commas are not read (a comma separates the values); did you mean '\(meant)'?")
+        }
+    }
+    let scalars = text.unicodeScalars
+    if scalars.count > 4, text.utf8.prefix(4).map({ $0 | 0x20 }) == Array("geo:".utf8) {
+        let uri = text.dropFirst(4)
+        let path = uri.prefix { $0 != ";" && $0 != "?" }
+        let parameters = uri.dropFirst(path.count).prefix { $0 != "?" }.split(separator: ";")
+        for parameter in parameters where parameter.lowercased().hasPrefix("crs=") {
+            guard parameter.lowercased() == "crs=wgs84" else {
+                return fail("only geo: URIs in WGS 84 are read (crs=wgs84)")
+            }
+        }
+        let fields = path.split(separator: ",", omittingEmptySubsequences: false)
+        guard fields.count == 2 || (fields.count == 3 && DecimalNumber.parse(fields[2].utf8) != nil) else {
+            return fail("a geo: URI holds a latitude, a longitude and maybe an altitude: geo:48.85806,2.29444")
+        }
+        return decimal(fields[0], fields[1])
+    }
+    if let map = text.firstRange(of: "#map=") {
+        let fields = text[map.upperBound...].prefix { $0 != "&" }.split(
+            separator: "/", omittingEmptySubsequences: false)
+        guard fields.count == 3, DecimalNumber.parse(fields[0].utf8) != nil else {
+            return fail("a map URL holds #map=zoom/latitude/longitude: #map=17/48.85806/2.29444")
+        }
+        return decimal(fields[1], fields[2])
+    }
+    if let colon = text.firstIndex(of: ":"), text.index(after: colon) < text.endIndex,
+        text[text.index(after: colon)] == " ",
+        text[..<colon].unicodeScalars.filter({ $0 != " " }).count >= 2,
+        text[..<colon].unicodeScalars.allSatisfy({ $0 == " " || $0.properties.isAlphabetic })
+    {
+        return parseCoordinate(Array(text[text.index(after: colon)...].utf8)[...])
+    }
+    guard text.contains(" / ") else { return nil }
+    var forms: [Coordinate] = []
+    for form in text.split(separator: "/", omittingEmptySubsequences: false) {
+        let bytes = trimmed(Array(form.utf8)[...])
+        guard !bytes.isEmpty else { return fail("a '/' with no coordinate on one side") }
+        switch parseCoordinate(bytes) {
+        case .success(let coordinate): forms.append(coordinate)
+        case .failure(let problem): return .failure(problem)
+        }
+    }
+    for form in forms.dropFirst()
+    where abs(form.latitude - forms[0].latitude) > 0.01 || abs(form.longitude - forms[0].longitude) > 0.01 {
+        return fail("the forms separated by '/' are different points; give one of them")
+    }
+    return .success(forms[forms.count - 1])
+}
+
+/// `text` without the characters a web page hides in it (zero-width spaces and joiners, byte
+/// order marks, soft hyphens, bidi marks), and with its other spaces (no-break, narrow, thin…)
+/// as plain spaces.
+func withoutInvisibleCharacters(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { !$0.isASCII }) else { return text }
+    var scalars = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        switch scalar.value {
+        case 0xFEFF, 0x200B...0x200F, 0x2060...0x2064, 0x00AD, 0x202A...0x202E, 0x2066...0x2069, 0x061C:
+            continue
+        case 0x00A0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000:
+            scalars.append(" ")
+        default:
+            scalars.append(scalar)
+        }
+    }
+    return String(scalars)
 }
 
 // MARK: - Headers
@@ -222,7 +332,7 @@ func parseDMS(_ text: String) -> Result<Coordinate, CoordinateProblem> {
         let scalar = scalars[index]
         if isSpace(scalar) {
             index += 1
-        } else if scalar == "," {
+        } else if scalar == "," || scalar == ";" {
             if let value = current {
                 guard !value.parts.isEmpty else { return fail("'\(excerpt(value))' has no number") }
                 values.append(value)

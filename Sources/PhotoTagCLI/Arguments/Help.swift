@@ -39,7 +39,11 @@ enum Help {
     /// The help of a command (its options, usage and notes), or the tool's for `nil`.
     static func text(_ command: Command?) -> String {
         guard let command else { return toolHelp }
-        let spec = command.spec
+        return text(command.spec)
+    }
+
+    /// The help of a command's spec: its summary, usage, options and notes.
+    static func text(_ spec: CommandSpec) -> String {
         var text = "\(spec.summary).\n\nUsage: \(spec.usage)\n\nOptions:\n" + optionRows(spec.options)
         if !spec.epilogue.isEmpty { text += "\n\(spec.epilogue)\n" }
         return text
@@ -72,7 +76,7 @@ enum Help {
             text +=
                 "  \(command.rawValue)\(String(repeating: " ", count: width - command.rawValue.count))   \(command.spec.summary)\n"
         }
-        text += "  help\(String(repeating: " ", count: width - 4))   Show help for commands\n"
+        text += "  help\(String(repeating: " ", count: width - 4))   \(Commands.help.summary)\n"
         text += "\nOptions:\n" + optionRows(Commands.toolOptions)
         text += """
 

@@ -1,6 +1,12 @@
 import PhotoTagSupport
 import ReverseGeocoding
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The commands phototag has.
 enum Command: String, CaseIterable {
     case locate
@@ -33,6 +39,8 @@ enum Invocation: Equatable {
     /// `phototag --help`, `phototag help [COMMAND...]`, `phototag COMMAND --help`: the help of
     /// each command in turn, or the tool's when there is none.
     case help([Command])
+    /// `phototag help --help`: the help of `help` itself.
+    case helpOfHelp
     /// `phototag --version`, `phototag -V`.
     case version
     case locate(LocateOptions)
@@ -60,11 +68,11 @@ extension Invocation {
         if first.hasPrefix("-") {
             // The tool's own options: --help [COMMAND...] (as help does), or --version alone.
             let option = try Commands.toolOptions.matching(first, command: nil)
-            if option == Options.help { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+            if option == Options.help { return try help(arguments.dropFirst()) }
             guard arguments.count == 1 else { throw UsageError(message: "unexpected argument '\(arguments[1].text)'") }
             return .version
         }
-        if first == "help" { return .help(try helpTopics(arguments.dropFirst().map(\.text))) }
+        if first == "help" { return try help(arguments.dropFirst()) }
         var words = 1
         var name = first
         if let group = commandGroups[first] {
@@ -78,7 +86,9 @@ extension Invocation {
             name = "\(first) \(arguments[1].text)"
             words = 2
         }
-        guard let command = Command(rawValue: name) else { throw unknownCommand(name) }
+        guard let command = Command(rawValue: name) else {
+            throw words == 1 ? unknownCommand(name, arguments: arguments) : unknownCommand(name)
+        }
         let parsed = try command.spec.parse(Array(arguments.dropFirst(words)), command: command)
         if parsed.has(Options.help) { return .help([command]) }
         // Option values are checked before the number of arguments, so that a bad value is
@@ -93,6 +103,15 @@ extension Invocation {
     static let commandGroups: [String: [Command]] = [
         "places": [.placesImport, .placesInfo], "boundaries": [.boundariesImport, .boundariesInfo],
     ]
+
+    /// `phototag help ARGUMENT...` (or `phototag --help ARGUMENT...`): parsed by the spec of
+    /// `help`, so that `help --help` (or `-h`, anywhere) explains `help` itself, as every
+    /// command's `--help` does, and another option is named as unknown.
+    private static func help(_ arguments: ArraySlice<Argument>) throws(UsageError) -> Invocation {
+        let parsed = try Commands.help.parse(Array(arguments), command: nil)
+        if parsed.has(Options.help) { return .helpOfHelp }
+        return .help(try helpTopics(parsed.positionals.map(\.text)))
+    }
 
     /// The commands `phototag help WORD...` explains, in the order named: each word is a
     /// command, `places` alone stands for both of its subcommands, and `help` (or nothing) for the
@@ -143,12 +162,37 @@ extension Invocation {
         }
     }
 
-    private static func unknownCommand(_ name: String) -> UsageError {
-        var message = "unknown command '\(name)'"
-        if let suggestion = closest(to: name, among: Command.allCases.map(\.rawValue) + ["help"]) {
-            message += "; did you mean '\(suggestion)'?"
+    /// The error of a first word that is no command: a typo names the closest command, and a
+    /// path given where the command belongs (`phototag photo.jpg`, `phototag ~/Pictures`) names
+    /// the command line meant: `locate` for files, `scan` when a path is a folder.
+    ///
+    /// - Parameter arguments: the whole command line, when its first word is `name`.
+    private static func unknownCommand(_ name: String, arguments: [Argument] = []) -> UsageError {
+        let kind = arguments.first.flatMap { fileKind($0.bytes) }
+        if kind == nil, let suggestion = closest(to: name, among: Command.allCases.map(\.rawValue) + ["help"]) {
+            return UsageError(message: "unknown command '\(name)'; did you mean '\(suggestion)'?")
         }
-        return UsageError(message: message)
+        guard let first = arguments.first, kind != nil || PhotoFiles.hasPhotoExtension(first.bytes[...]) else {
+            return UsageError(message: "unknown command '\(name)'")
+        }
+        // scan reads files given too, so one folder among the paths makes it scan.
+        let folders = arguments.contains { fileKind($0.bytes) == .folder }
+        let meant =
+            "phototag \(folders ? "scan" : "locate") " + arguments.map { shellWord($0.text) }.joined(separator: " ")
+        let what = kind.map { "'\(name)' is a \($0 == .folder ? "folder" : "file"), not a command" }
+        let reading =
+            kind == .folder ? "to read the photos in it" : folders ? "to read the photos" : "to read the photo"
+        // The command line meant is shown unquoted: it may hold quotes of its own.
+        return UsageError(message: (what ?? "unknown command '\(name)'") + "; \(reading), run: \(meant)")
+    }
+
+    private enum FileKind { case file, folder }
+
+    /// Whether `path` names an existing folder or another file; `nil` when nothing is there.
+    private static func fileKind(_ path: [UInt8]) -> FileKind? {
+        var info = stat()
+        guard !path.isEmpty, statPath(path, &info) else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
     }
 
     /// Whether `text` is a real calendar date written `YYYY-MM-DD` (proleptic Gregorian, so

@@ -60,10 +60,14 @@ extension Context {
         }
         // A photo's sidecars, found by listing its folder (once for a run of paths in one folder).
         var pairing: (folder: [UInt8], pairing: SidecarPairing)? = nil
+        // The folders given as arguments: an error each, and a hint to scan them.
+        var folders: [[UInt8]] = []
         for index in items.indices {
             guard case .path(let path, _) = items[index], Sidecar.kind(ofName: path) == nil else { continue }
             var info = stat()
-            guard statPath(path, &info), info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard statPath(path, &info) else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR, index < options.files.count { folders.append(path) }
+            guard info.st_mode & S_IFMT == S_IFREG else { continue }
             items[index] = .path(path, sidecars: SidecarPairing.sidecars(ofPath: path, cache: &pairing))
         }
         let names = items.map { item in
@@ -119,6 +123,11 @@ extension Context {
         }
         pipeline.finish()
         let outcome = run.end()
+        if !folders.isEmpty, !options.output.quiet {
+            let paths = folders.map { shellWord(String(decoding: $0, as: UTF8.self)) }.joined(separator: " ")
+            errors.write(
+                "phototag: hint: locate reads files; to read the photos in a folder, run: phototag scan \(paths)\n")
+        }
         if outcome.sawError || !listRead { return PhotoTag.ExitStatus.unreadable }
         return outcome.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }

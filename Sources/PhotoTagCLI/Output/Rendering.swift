@@ -385,6 +385,19 @@ func quotedForTerminal(_ name: String) -> String {
     return quoted + "'"
 }
 
+/// An argument as a hint shows it in a command line to type: as it is when a shell reads it
+/// back unchanged, else in single quotes (or as ``quotedForTerminal(_:)`` does, when it holds
+/// a control character).
+func shellWord(_ text: String) -> String {
+    func isPlain(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.isASCII || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || ("0"..."9").contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar)
+    }
+    if text.unicodeScalars.contains(where: isControl) { return quotedForTerminal(text) }
+    if !text.isEmpty, text.unicodeScalars.allSatisfy(isPlain) { return text }
+    return "'" + text.replacingAll("'", with: #"'\''"#) + "'"
+}
+
 /// A message (an error that quotes the input, say) with its control characters escaped as in
 /// ``quotedForTerminal(_:)``, so that it stays one line and sends no command to the terminal.
 func escapingControls(_ text: String) -> String {

@@ -186,7 +186,8 @@ import Testing
     @Test(
         arguments: [
             (["locate"], "no files given"),
-            (["scan"], "no paths given"),
+            // A usage error, not a scan of `.` (as find and fd would): the message says how.
+            (["scan"], "no paths given; to scan the current folder, run: phototag scan ."),
             (["locate", "--fromat", "json", "a"], "unknown option '--fromat'; did you mean '--format'?"),
             (["scan", "--with-gsp", "."], "unknown option '--with-gsp'; did you mean '--with-gps'?"),
             (["scan", "--zzzzzzzz", "."], "unknown option '--zzzzzzzz'"),
@@ -266,6 +267,9 @@ import Testing
         ("+1.5e1,.5", 15, 0.5),
         ("12.3456789012345678901,0", 12.3456789012345678901, 0),
         ("0.000001,-0.0000001\r", 0.000001, -0.0000001),
+        // A semicolon, as Wikipedia and GeoHack print it (rejected before issue 21).
+        ("1;2", 1, 2),
+        ("48.85806; 2.29444", 48.85806, 2.29444),
     ])
     func coordinatesParseInEveryLayout(text: String, latitude: Double, longitude: Double) throws {
         let coordinate = try parseCoordinate(Array(text.utf8)[...]).get()
@@ -274,7 +278,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "", "1", "1,2,3", "1,,2", "a,b", "nan,1", "inf,1", "0x10,1", "1 2 3", "1;2", "1e,2", "--1,2", "1.2.3,4",
+        "", "1", "1,2,3", "1,,2", "a,b", "nan,1", "inf,1", "0x10,1", "1 2 3", "1;2;3", "1,2;3", "1e,2", "--1,2",
+        "1.2.3,4",
     ])
     func malformedCoordinatesAreRejected(text: String) {
         #expect(throws: CoordinateProblem.self) { try parseCoordinate(Array(text.utf8)[...]).get() }

@@ -357,12 +357,24 @@ import Testing
 enum SidecarCorpus {
     static let directory = SharedData.path("corpus/video-dev")
 
-    static var available: Bool {
+    /// Whether the corpus is there, looked up once: the suite's condition below is evaluated
+    /// more than once per run, and the note of a computed property printed as many times.
+    static let available: Bool = {
         let present = FileManager.default.fileExists(atPath: directory + "/manifest.tsv")
         if !present {
-            print("SidecarCorpus: \(directory)/manifest.tsv is not present; the .xmp conformance test skips")
+            SharedData.note("SidecarCorpus: \(directory)/manifest.tsv is not present; the .xmp conformance test skips")
         }
         return present
+    }()
+}
+
+/// The note about a missing video corpus is printed once per run, however often the corpus is
+/// asked about (`make test` used to print it twice).
+@Suite struct SharedCorpusNoteTests {
+    @Test func theMissingCorpusNoteIsPrintedAtMostOnce() {
+        for _ in 0..<3 { _ = SidecarCorpus.available }
+        let notes = SharedData.printedNotes.filter { $0.hasPrefix("SidecarCorpus:") }
+        #expect(notes.count == (SidecarCorpus.available ? 0 : 1), "\(notes)")
     }
 }
 
