@@ -21,7 +21,7 @@ import Testing
         #expect(result.output == "")
         #expect(
             result.errors == """
-                Error: '\(photo)' is a file, not a command; to read the photo, run: phototag locate \(photo) --json
+                Error: '\(photo)' is a file, not a command; to read the photo, run: phototag locate \(shellWord(photo)) --json
                 Usage: phototag <command> [options]
                 See 'phototag help'.
 
@@ -39,14 +39,25 @@ import Testing
         #expect(alone.status == PhotoTag.ExitStatus.usage)
         #expect(
             alone.errors.hasPrefix(
-                "Error: '\(folder)' is a folder, not a command; to read the photos in it, run: phototag scan \(folder)\n"
+                "Error: '\(folder)' is a folder, not a command; to read the photos in it, run: phototag scan \(shellWord(folder))\n"
             ))
         // scan reads files given too: any folder among the paths makes it scan.
         let photo = Fixtures.photo("no-exif.jpg")
         #expect(
             run(photo, folder).errors.hasPrefix(
-                "Error: '\(photo)' is a file, not a command; to read the photos, run: phototag scan \(photo) \(folder)\n"
+                "Error: '\(photo)' is a file, not a command; to read the photos, run: phototag scan \(shellWord(photo)) \(shellWord(folder))\n"
             ))
+    }
+
+    /// A hint's paths are written as a shell reads them back: the fixture paths above are quoted
+    /// only where the clone's path needs it (spaces, say).
+    @Test func hintsQuoteWordsAsAShellReadsThem() {
+        #expect(shellWord("/tmp/Fixtures/photos/a.jpg") == "/tmp/Fixtures/photos/a.jpg")
+        #expect(shellWord("/tmp/ünïcode/a,b=c@d%e+f:g.jpg") == "/tmp/ünïcode/a,b=c@d%e+f:g.jpg")
+        #expect(shellWord("/tmp/a long path/a.jpg") == "'/tmp/a long path/a.jpg'")
+        #expect(shellWord("it's.jpg") == #"'it'\''s.jpg'"#)
+        #expect(shellWord("*.jpg") == "'*.jpg'")
+        #expect(shellWord("") == "''")
     }
 
     @Test func typosAndOtherWordsAreUnchanged() {
