@@ -125,7 +125,7 @@ public final class BoundaryTable: Sendable {
         try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``BoundaryTableBuilder``), checking it as
+    /// Opens a table held in memory (as written by `phototag boundaries import`), checking it as
     /// ``init(contentsOf:)`` checks a file.
     ///
     /// - Throws: ``BoundaryError/notABoundaryTable(path:reason:)`` when the bytes are not a

@@ -69,7 +69,7 @@ public final class ReverseGeocoder: Sendable {
         self.init(table: table, owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``PlaceTableBuilder``), checking it as
+    /// Opens a table held in memory (as written by `phototag places import`), checking it as
     /// ``init(contentsOf:)`` checks a file.
     ///
     /// - Throws: ``ReverseGeocodingError/notAPlaceTable(path:reason:)`` when the bytes are not a
