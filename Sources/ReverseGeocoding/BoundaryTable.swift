@@ -7,7 +7,7 @@ import CBoundaryData
 #endif
 
 /// The features of each layer that contain a point, as indices into the layers (allocation-free;
-/// see ``BoundaryTable/features(latitude:longitude:fallback:)``). `-1` means none.
+/// see ``BoundaryTable/features(_:fallback:)``). `-1` means none.
 public struct BoundaryFeatures: Sendable, Equatable {
     /// The time zone, an index into ``BoundaryTable/timeZoneCount``.
     public var timeZone: Int32 = -1
@@ -183,11 +183,15 @@ public final class BoundaryTable: Sendable {
             code: view.string(at: view.featureField(feature, 1)) ?? "")
     }
 
-    /// The features containing a point, as indices (no allocation), with the nearest-polygon
+    /// The features containing `coordinate`, as indices (no allocation), with the nearest-polygon
     /// fallback unless `fallback` is `false`.
-    ///
-    /// A non-finite coordinate gives no features.
-    public func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
+    public func features(_ coordinate: Coordinate, fallback: Bool = true) -> BoundaryFeatures {
+        features(latitude: coordinate.latitude, longitude: coordinate.longitude, fallback: fallback)
+    }
+
+    /// ``features(_:fallback:)`` of a point given as two numbers, unchecked (`package`: for the
+    /// benchmarks' and the tests' raw values). A non-finite coordinate gives no features.
+    package func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
         guard let (qx, qy) = BoundaryTableView.queryPoint(latitude: latitude, longitude: longitude) else {
             return BoundaryFeatures()
         }
@@ -216,8 +220,14 @@ public final class BoundaryTable: Sendable {
             && (found.secondTimeZone < 0 || view.isOceanZone(Int(found.secondTimeZone)))
     }
 
-    /// What the boundaries say about a point (see the type's documentation for the rules).
-    public func lookup(latitude: Double, longitude: Double) -> BoundaryHit {
+    /// What the boundaries say about `coordinate` (see the type's documentation for the rules).
+    public func lookup(_ coordinate: Coordinate) -> BoundaryHit {
+        lookup(latitude: coordinate.latitude, longitude: coordinate.longitude)
+    }
+
+    /// ``lookup(_:)`` of a point given as two numbers, unchecked (`package`: for the tests' raw
+    /// values, such as a longitude past 180° or a NaN). A non-finite coordinate gives no features.
+    package func lookup(latitude: Double, longitude: Double) -> BoundaryHit {
         let found = features(latitude: latitude, longitude: longitude)
         var zones: [String] = []
         if found.timeZone >= 0 { zones.append(timeZoneName(Int(found.timeZone))) }

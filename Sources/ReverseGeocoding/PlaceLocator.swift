@@ -13,7 +13,7 @@ import Synchronization
 /// The rules (see README, "Where a point is"):
 ///
 /// - **Country, admin-1 region and time zone** come from the polygons of a ``BoundaryTable`` that
-///   contain the point (with its coastal fallback, see ``BoundaryTable/features(latitude:longitude:fallback:)``).
+///   contain the point (with its coastal fallback, see ``BoundaryTable/features(_:fallback:)``).
 ///   An admin-1 region of another country than the point's (a Natural Earth region that lacks an
 ///   enclave, such as Baarle-Hertog) is not used: `admin1` is then `nil`. In a kept overlap of two
 ///   zones, the zone of the nearest place when it is one of them, otherwise the smaller zone.
@@ -64,7 +64,7 @@ public final class PlaceLocator: Sendable {
     /// the boundaries are answered whatever the filter.
     package func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
         guard let boundaries else { return nearestOnly(coordinate, filter: filter, rule: rule) }
-        let found = boundaries.features(latitude: coordinate.latitude, longitude: coordinate.longitude)
+        let found = boundaries.features(coordinate)
         guard found.country >= 0 else {
             // At sea: the nearest place anywhere, and the zone of the water.
             var location = Location(basis: .nearest)
