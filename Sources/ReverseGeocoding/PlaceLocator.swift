@@ -65,7 +65,7 @@ public final class PlaceLocator: Sendable {
     package func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
         guard let boundaries else { return nearestOnly(coordinate, filter: filter, rule: rule) }
         let found = boundaries.features(coordinate)
-        guard found.country >= 0 else {
+        guard found.countryIndex >= 0 else {
             // At sea: the nearest place anywhere, and the zone of the water.
             var location = Location(basis: .nearest)
             location.atSea = true
@@ -79,8 +79,8 @@ public final class PlaceLocator: Sendable {
             return location
         }
         let code =
-            Int(found.country) < countryCodes.count
-            ? countryCodes[Int(found.country)] : boundaries.countryCode(Int(found.country))
+            Int(found.countryIndex) < countryCodes.count
+            ? countryCodes[Int(found.countryIndex)] : boundaries.countryCode(Int(found.countryIndex))
         var location = Location(basis: .boundaries)
         location.countryCode = code
         var countryBytes = code
@@ -92,9 +92,9 @@ public final class PlaceLocator: Sendable {
         location.nearest = nearest
         location.city = city
         location.country = nearest?.view.country ?? countryName(code)
-        if found.admin1 >= 0 {
+        if found.admin1Index >= 0 {
             // Compared as bytes (String equality where either is not ASCII, as before).
-            let admin1 = boundaries.admin1UTF8(Int(found.admin1))
+            let admin1 = boundaries.admin1UTF8(Int(found.admin1Index))
             var sameCountry = admin1.countryCode.elementsEqual(code.utf8)
             if !sameCountry, !code.utf8.allSatisfy({ $0 < 0x80 }) || !admin1.countryCode.allSatisfy({ $0 < 0x80 }) {
                 sameCountry = String(decoding: admin1.countryCode, as: UTF8.self) == code
@@ -106,7 +106,7 @@ public final class PlaceLocator: Sendable {
                     location.admin1 = view.admin1
                     location.admin2 = view.admin2
                 } else {
-                    location.admin1 = admin1Name(code, admin1Code, feature: Int(found.admin1))
+                    location.admin1 = admin1Name(code, admin1Code, feature: Int(found.admin1Index))
                 }
             }
         }
@@ -136,13 +136,13 @@ public final class PlaceLocator: Sendable {
     )
         -> String?
     {
-        guard found.timeZone >= 0 else { return nil }
+        guard found.timeZoneIndex >= 0 else { return nil }
         let names = zoneNames
-        guard Int(found.timeZone) < names.count else { return nil }
-        let first = names[Int(found.timeZone)]
-        guard found.secondTimeZone >= 0, Int(found.secondTimeZone) < names.count else { return first }
+        guard Int(found.timeZoneIndex) < names.count else { return nil }
+        let first = names[Int(found.timeZoneIndex)]
+        guard found.secondTimeZoneIndex >= 0, Int(found.secondTimeZoneIndex) < names.count else { return first }
         let hit = BoundaryHit(
-            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZone)]], isOcean: false,
+            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZoneIndex)]], isOcean: false,
             countryFromFallback: false, admin1FromFallback: false, features: found)
         return table.preferredZone(hit, nearestPlaceZone: nearestPlaceZone.map { String(decoding: $0, as: UTF8.self) })
     }
