@@ -117,7 +117,7 @@ package struct GeoNamesImport: Sendable {
                     admin1: admin1Code.flatMap { admin1["\(country).\($0)"] },
                     admin2: admin2Code.flatMap { code in admin1Code.flatMap { admin2["\(country).\($0).\(code)"] } },
                     admin1Code: admin1Code, admin2Code: admin2Code, countryCode: country, country: countries[country],
-                    timezone: optional(17), population: population, featureCode: optional(7), latitude: latitude,
+                    timeZone: optional(17), population: population, featureCode: optional(7), latitude: latitude,
                     longitude: longitude))
         }
     }

@@ -75,7 +75,7 @@ public final class PlaceLocator: Sendable {
                 location.city = geocoder.cityView(
                     near: coordinate, countryCode: nearest.view.countryCode, filter: filter, rule: rule)
             }
-            location.timezone = zone(found, nearestPlaceZone: location.nearest?.view.timezone, in: boundaries)
+            location.timeZone = zone(found, nearestPlaceZone: location.nearest?.view.timeZone, in: boundaries)
             return location
         }
         let code =
@@ -110,7 +110,7 @@ public final class PlaceLocator: Sendable {
                 }
             }
         }
-        location.timezone = zone(found, nearestPlaceZone: nearest?.view.timezone, in: boundaries)
+        location.timeZone = zone(found, nearestPlaceZone: nearest?.view.timeZone, in: boundaries)
         return location
     }
 
@@ -125,7 +125,7 @@ public final class PlaceLocator: Sendable {
         location.admin1Code = view.admin1Code.map { String(decoding: $0, as: UTF8.self) }
         location.admin1 = view.admin1
         location.admin2 = view.admin2
-        location.timezone = view.timezone.map { String(decoding: $0, as: UTF8.self) }
+        location.timeZone = view.timeZone.map { String(decoding: $0, as: UTF8.self) }
         location.city = geocoder.cityView(near: coordinate, countryCode: view.countryCode, filter: filter, rule: rule)
         return location
     }
@@ -198,7 +198,7 @@ package struct Location: @unchecked Sendable {  // the borrowed bytes are immuta
     /// The admin-2 region's name (the named place's), as UTF-8 borrowed from the place table.
     package var admin2: UnsafeRawBufferPointer?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
-    package var timezone: String?
+    package var timeZone: String?
 
     /// An answer based on `basis` with every field unknown.
     package init(basis: Basis) { self.basis = basis }
@@ -234,7 +234,7 @@ public struct PlaceAnswer: Hashable, Sendable {
     /// The admin-2 region's name (the named place's); `nil` when unknown.
     public var admin2: String?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
-    public var timezone: String?
+    public var timeZone: String?
 
     /// An answer from the nearest place alone (``Basis/nearest``): its country,
     /// regions and zone, and no city.
@@ -247,7 +247,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin1Code = nearest.place.admin1Code
         admin1 = nearest.place.admin1
         admin2 = nearest.place.admin2
-        timezone = nearest.place.timezone
+        timeZone = nearest.place.timeZone
     }
 
     /// `location` with its borrowed names made into strings; only while the locator that gave
@@ -263,7 +263,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin1Code = location.admin1Code
         admin1 = text(location.admin1)
         admin2 = text(location.admin2)
-        timezone = location.timezone
+        timeZone = location.timeZone
     }
 
     /// The city when it is not the named place itself.

@@ -52,7 +52,7 @@ package struct PlaceTableBuilder {
             columns.names.append(try pool.add(place.name))
             columns.asciiNames.append(try pool.add(place.asciiName))
             columns.featureCodes.append(try pool.add(place.featureCode))
-            columns.timezones.append(try pool.add(place.timezone))
+            columns.timezones.append(try pool.add(place.timeZone))
             let key: [String?] = [
                 place.countryCode, place.country, place.admin1Code, place.admin1, place.admin2Code, place.admin2,
             ]

@@ -248,7 +248,7 @@ import Testing
             Place(
                 geonameId: index + 1, name: name, asciiName: name.isEmpty ? "x" : "ascii \(index)",
                 admin1: index % 2 == 0 ? name : nil, admin2: nil, countryCode: "FR", country: "Fr\"ance",
-                timezone: index % 3 == 0 ? nil : "Europe/Paris", population: index * 1000,
+                timeZone: index % 3 == 0 ? nil : "Europe/Paris", population: index * 1000,
                 featureCode: index == 1 ? nil : "PPL", latitude: Double(index) * 7.25 - 20,
                 longitude: Double(index) * 11.5)
         }
