@@ -42,7 +42,7 @@ public enum Sidecar {
     }
 
     /// Reads the sidecar at a path given as bytes.
-    public static func read(fileAtPath path: [UInt8], kind: Kind) -> GPSReading {
+    public static func read(path: [UInt8], kind: Kind) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         let bytes: [UInt8]
         do throws(PhotoGPSError) {
