@@ -41,13 +41,13 @@ for (name, queries) in [("uniform on the sphere", uniform), ("within 20 km of a 
     var begin = monotonicSeconds()
     for (latitude, longitude) in queries {
         let found = table.features(latitude: latitude, longitude: longitude)
-        checksum &+= Int(found.timeZone) &* 31 &+ Int(found.country) &* 7 &+ Int(found.admin1)
+        checksum &+= Int(found.timeZoneIndex) &* 31 &+ Int(found.countryIndex) &* 7 &+ Int(found.admin1Index)
         if found.admin1FromFallback { fallbacks += 1 }
     }
     let indices = monotonicSeconds() - begin
     begin = monotonicSeconds()
     for (latitude, longitude) in queries {
-        checksum &+= Int(table.features(latitude: latitude, longitude: longitude, fallback: false).timeZone)
+        checksum &+= Int(table.features(latitude: latitude, longitude: longitude, fallback: false).timeZoneIndex)
     }
     let containment = monotonicSeconds() - begin
     begin = monotonicSeconds()

@@ -48,7 +48,7 @@ extension GPSFix {
         let timestamp = decodeTimestamp(date: tags.dateStamp, time: tags.timeStamp, warnings: &warnings)
         var direction: Double? = nil
         var directionReference: North? = nil
-        if let degrees = decodeScalar(tags.imgDirection, tag: "GPSImgDirection", warnings: &warnings) {
+        if let degrees = decodeScalar(tags.imgDirection, field: .direction, warnings: &warnings) {
             if (0..<360).contains(degrees) {
                 direction = degrees
                 switch tags.imgDirectionRef?.text {
@@ -56,23 +56,23 @@ extension GPSFix {
                 case "M": directionReference = .magnetic
                 case nil: break
                 case let other?:
-                    warnings.append(.badReference(tag: "GPSImgDirectionRef", value: other, expected: "T or M"))
+                    warnings.append(.badReference(field: .directionReference, value: other, expected: "T or M"))
                 }
             } else {
-                warnings.append(.valueOutOfRange(tag: "GPSImgDirection", value: degrees))
+                warnings.append(.valueOutOfRange(field: .direction, value: degrees))
             }
         }
         var speed: Double? = nil
-        if let stored = decodeScalar(tags.speed, tag: "GPSSpeed", warnings: &warnings) {
+        if let stored = decodeScalar(tags.speed, field: .speed, warnings: &warnings) {
             switch tags.speedRef?.text ?? "K" {
             case "K": speed = stored
             case "M": speed = stored * 1.609344
             case "N": speed = stored * 1.852
             case let other:
-                warnings.append(.badReference(tag: "GPSSpeedRef", value: other, expected: "K, M or N"))
+                warnings.append(.badReference(field: .speedReference, value: other, expected: "K, M or N"))
             }
         }
-        let horizontalError = decodeScalar(tags.horizontalError, tag: "GPSHPositioningError", warnings: &warnings)
+        let horizontalError = decodeScalar(tags.horizontalError, field: .horizontalError, warnings: &warnings)
         let mapDatum = tags.mapDatum?.text.flatMap { $0.isEmpty ? nil : $0 }
         // Every value was checked above against the invariants GPSFix enforces, so this is a fix.
         let fix = GPSFix(
@@ -85,7 +85,8 @@ extension GPSFix {
     enum Axis {
         case latitude, longitude
 
-        var tag: String { self == .latitude ? "GPSLatitude" : "GPSLongitude" }
+        var field: GPSField { self == .latitude ? .latitude : .longitude }
+        var referenceField: GPSField { self == .latitude ? .latitudeReference : .longitudeReference }
         var positive: String { self == .latitude ? "N" : "E" }
         var negative: String { self == .latitude ? "S" : "W" }
         var limit: Int { self == .latitude ? 90 : 180 }
@@ -99,51 +100,51 @@ extension GPSFix {
         _ value: ExifValue?, reference: ExifValue?, axis: Axis, warnings: inout [GPSWarning]
     ) -> Double? {
         guard let value else {
-            warnings.append(.missing(tag: axis.tag))
+            warnings.append(.missing(field: axis.field))
             return nil
         }
         let components: EntryComponents<Rational>
         switch value {
         case .rationals(let parts), .signedRationals(let parts): components = parts
         default:
-            warnings.append(.unexpectedType(tag: axis.tag, found: value.typeName, expected: "RATIONAL"))
+            warnings.append(.unexpectedType(field: axis.field, found: value.typeName, expected: "RATIONAL"))
             return nil
         }
         guard (1...3).contains(components.count) else {
-            warnings.append(.componentCount(tag: axis.tag, found: components.count, expected: "1 to 3"))
+            warnings.append(.componentCount(field: axis.field, found: components.count, expected: "1 to 3"))
             return nil
         }
         var magnitude = 0.0
         var storedNegative = false
         for (index, part) in components.enumerated() {
             guard part.denominator != 0 else {
-                warnings.append(.zeroDenominator(tag: axis.tag, component: componentName(index)))
+                warnings.append(.zeroDenominator(field: axis.field, component: componentName(index)))
                 return nil
             }
             if (part.numerator < 0) != (part.denominator < 0), part.numerator != 0 { storedNegative = true }
             let unit = index == 0 ? 1.0 : index == 1 ? 60.0 : 3600.0
             magnitude += (Double(part.numerator.magnitude) / Double(part.denominator.magnitude)) / unit
         }
-        let refTag = axis.tag + "Ref"
+        let refTag = axis.referenceField
         guard let reference else {
-            warnings.append(.missing(tag: refTag))
+            warnings.append(.missing(field: refTag))
             return nil
         }
         guard let letter = reference.text else {
-            warnings.append(.unexpectedType(tag: refTag, found: reference.typeName, expected: "ASCII"))
+            warnings.append(.unexpectedType(field: refTag, found: reference.typeName, expected: "ASCII"))
             return nil
         }
         guard letter == axis.positive || letter == axis.negative else {
             warnings.append(
-                .badReference(tag: refTag, value: letter, expected: "\(axis.positive) or \(axis.negative)"))
+                .badReference(field: refTag, value: letter, expected: "\(axis.positive) or \(axis.negative)"))
             return nil
         }
         guard magnitude <= Double(axis.limit) else {
-            warnings.append(.outOfRange(tag: axis.tag, degrees: magnitude, limit: axis.limit))
+            warnings.append(.outOfRange(field: axis.field, degrees: magnitude, limit: axis.limit))
             return nil
         }
         if storedNegative, letter == axis.positive {
-            warnings.append(.signDisagreesWithReference(tag: axis.tag, reference: letter))
+            warnings.append(.signDisagreesWithReference(field: axis.field, reference: letter))
         }
         return letter == axis.negative ? -magnitude : magnitude
     }
@@ -167,14 +168,14 @@ extension GPSFix {
         case .signedRationals(let parts) where parts.count == 1:
             stored = parts[0]
         case .rationals(let parts), .signedRationals(let parts):
-            warnings.append(.componentCount(tag: "GPSAltitude", found: parts.count, expected: "1"))
+            warnings.append(.componentCount(field: .altitude, found: parts.count, expected: "1"))
             return nil
         default:
-            warnings.append(.unexpectedType(tag: "GPSAltitude", found: value.typeName, expected: "RATIONAL"))
+            warnings.append(.unexpectedType(field: .altitude, found: value.typeName, expected: "RATIONAL"))
             return nil
         }
         guard stored.denominator != 0 else {
-            warnings.append(.zeroDenominator(tag: "GPSAltitude", component: nil))
+            warnings.append(.zeroDenominator(field: .altitude, component: nil))
             return nil
         }
         let numerator = wrapped ? Int64(Int32(truncatingIfNeeded: stored.numerator)) : stored.numerator
@@ -198,25 +199,25 @@ extension GPSFix {
     }
 
     /// Decodes a single non-negative (S)RATIONAL such as GPSSpeed.
-    static func decodeScalar(_ value: ExifValue?, tag: String, warnings: inout [GPSWarning]) -> Double? {
+    static func decodeScalar(_ value: ExifValue?, field: GPSField, warnings: inout [GPSWarning]) -> Double? {
         guard let value else { return nil }
         switch value {
         case .rationals(let parts), .signedRationals(let parts):
             guard parts.count == 1 else {
-                warnings.append(.componentCount(tag: tag, found: parts.count, expected: "1"))
+                warnings.append(.componentCount(field: field, found: parts.count, expected: "1"))
                 return nil
             }
             guard let number = parts[0].doubleValue else {
-                warnings.append(.zeroDenominator(tag: tag, component: nil))
+                warnings.append(.zeroDenominator(field: field, component: nil))
                 return nil
             }
             guard number >= 0 else {
-                warnings.append(.valueOutOfRange(tag: tag, value: number))
+                warnings.append(.valueOutOfRange(field: field, value: number))
                 return nil
             }
             return number
         default:
-            warnings.append(.unexpectedType(tag: tag, found: value.typeName, expected: "RATIONAL"))
+            warnings.append(.unexpectedType(field: field, found: value.typeName, expected: "RATIONAL"))
             return nil
         }
     }
@@ -245,7 +246,7 @@ extension GPSFix {
     /// Parses `YYYY:MM:DD` or `YYYY-MM-DD` and checks that the day exists.
     static func decodeDate(_ value: ExifValue, warnings: inout [GPSWarning]) -> (year: Int, month: Int, day: Int)? {
         guard let text = value.text else {
-            warnings.append(.unexpectedType(tag: "GPSDateStamp", found: value.typeName, expected: "ASCII"))
+            warnings.append(.unexpectedType(field: .dateStamp, found: value.typeName, expected: "ASCII"))
             return nil
         }
         var copy = text
@@ -260,11 +261,11 @@ extension GPSFix {
     /// nanoseconds since midnight, rounded to the nearest nanosecond.
     static func decodeTimeOfDay(_ value: ExifValue, warnings: inout [GPSWarning]) -> Int64? {
         guard case .rationals(let parts) = value else {
-            warnings.append(.unexpectedType(tag: "GPSTimeStamp", found: value.typeName, expected: "RATIONAL"))
+            warnings.append(.unexpectedType(field: .timeStamp, found: value.typeName, expected: "RATIONAL"))
             return nil
         }
         guard parts.count == 3 else {
-            warnings.append(.componentCount(tag: "GPSTimeStamp", found: parts.count, expected: "3"))
+            warnings.append(.componentCount(field: .timeStamp, found: parts.count, expected: "3"))
             return nil
         }
         var total: Int64 = 0
@@ -272,7 +273,7 @@ extension GPSFix {
             let part = parts[index]
             guard part.denominator != 0 else {
                 let name = index == 0 ? "hours" : index == 1 ? "minutes" : "seconds"
-                warnings.append(.zeroDenominator(tag: "GPSTimeStamp", component: name))
+                warnings.append(.zeroDenominator(field: .timeStamp, component: name))
                 return nil
             }
             // Bound the quotient first (no valid component reaches 10^6), so that it fits in 64 bits.

@@ -129,8 +129,8 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Written digit by digit into the string's own storage: every located record asks for it
     /// twice (its capture time and its JSON), and interpolating padded numbers took a dozen
-    /// strings each time. The string is 20 to 30 bytes, so it is allocated; a caller that only
-    /// writes the text out can use ``withISO8601(_:)`` instead, which allocates nothing.
+    /// strings each time. The string is 20 to 30 bytes, so it is allocated; the command line,
+    /// which only writes the text out, uses `withISO8601(_:)` (`package`), which allocates nothing.
     public var description: String {
         String(unsafeUninitializedCapacity: Self.longestText) { write(into: $0) }
     }
@@ -140,7 +140,10 @@ public struct GPSTimestamp: Hashable, Sendable, CustomStringConvertible {
 
     /// Calls `body` with the UTF-8 bytes of ``description``, written into temporary memory (on
     /// the stack) rather than a string.
-    public func withISO8601<Result, Failure: Error>(
+    ///
+    /// `package`: the bytes are valid only inside `body`, a borrowed-memory view the command line
+    /// needs for its output and a library user does not.
+    package func withISO8601<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)

@@ -62,7 +62,7 @@ public struct GPSReader: Sendable {
     /// Reads the photo at `path`.
     ///
     /// A directory, FIFO or device is reported as an error without being opened for reading.
-    public func read(file path: String) -> GPSReading {
+    public func read(path: String) -> GPSReading {
         do {
             return read(source: try FileSource(path: path))
         } catch {
@@ -75,7 +75,7 @@ public struct GPSReader: Sendable {
     /// With `streamLimit`, a FIFO or character device (`/dev/stdin`, a shell's `<(…)`) is read
     /// into memory, up to that many bytes, and parsed from there; without it, it is an error
     /// and is never opened.
-    public func read(fileAtPath path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
+    public func read(path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         return withCPath(path) { cPath in
             // Only opening throws: read(source:) reports what goes wrong later in its reading.
@@ -92,7 +92,7 @@ public struct GPSReader: Sendable {
     }
 
     /// Reads the regular file open at `descriptor` (the caller opened it and closes it) as
-    /// ``read(fileAtPath:streamLimit:)`` reads a file once it has opened it: with `pread(2)`, from
+    /// ``read(path:streamLimit:)`` reads a file once it has opened it: with `pread(2)`, from
     /// offset 0. For a scan that opens files ahead of parsing them.
     package func read(openedFile descriptor: Int32) -> GPSReading {
         do {

@@ -1,3 +1,60 @@
+/// A field of a GPS position that a ``GPSWarning`` names: an EXIF GPS tag, an XMP property or a
+/// Google Takeout JSON value.
+///
+/// It prints as warnings name it: the EXIF tag's own name (`GPSLatitude`), `XMP` and the
+/// property (`XMP exif:GPSLongitude`), `Takeout` and the value's path (`Takeout geoData.latitude`).
+public enum GPSField: Hashable, Sendable, CustomStringConvertible {
+    /// EXIF `GPSLatitude`.
+    case latitude
+    /// EXIF `GPSLatitudeRef`.
+    case latitudeReference
+    /// EXIF `GPSLongitude`.
+    case longitude
+    /// EXIF `GPSLongitudeRef`.
+    case longitudeReference
+    /// EXIF `GPSAltitude`.
+    case altitude
+    /// EXIF `GPSDateStamp`.
+    case dateStamp
+    /// EXIF `GPSTimeStamp`.
+    case timeStamp
+    /// EXIF `GPSImgDirection`.
+    case direction
+    /// EXIF `GPSImgDirectionRef`.
+    case directionReference
+    /// EXIF `GPSSpeed`.
+    case speed
+    /// EXIF `GPSSpeedRef`.
+    case speedReference
+    /// EXIF `GPSHPositioningError`.
+    case horizontalError
+    /// An XMP property by its qualified name (`exif:GPSLongitude`, `drone-dji:GpsLongitude`), or
+    /// `latitude` or `longitude` for the position decoded from either namespace.
+    case xmp(property: String)
+    /// A Google Takeout JSON value by its path (`geoData.latitude`, `geoDataExif.longitude`).
+    case takeout(path: String)
+
+    /// The field as warnings name it, e.g. `GPSLatitude` or `XMP exif:GPSLongitude`.
+    public var description: String {
+        switch self {
+        case .latitude: "GPSLatitude"
+        case .latitudeReference: "GPSLatitudeRef"
+        case .longitude: "GPSLongitude"
+        case .longitudeReference: "GPSLongitudeRef"
+        case .altitude: "GPSAltitude"
+        case .dateStamp: "GPSDateStamp"
+        case .timeStamp: "GPSTimeStamp"
+        case .direction: "GPSImgDirection"
+        case .directionReference: "GPSImgDirectionRef"
+        case .speed: "GPSSpeed"
+        case .speedReference: "GPSSpeedRef"
+        case .horizontalError: "GPSHPositioningError"
+        case .xmp(let property): "XMP \(property)"
+        case .takeout(let path): "Takeout \(path)"
+        }
+    }
+}
+
 /// Why a GPS block is unusable, or what was odd about a usable one.
 ///
 /// Every case prints as one lowercase line without a final period (EXIF tag names keep their
@@ -5,23 +62,23 @@
 public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     /// The GPS block has neither a latitude nor a longitude.
     case noPosition
-    /// A tag the position needs is absent, e.g. `GPSLatitude` or `GPSLongitudeRef`.
-    case missing(tag: String)
+    /// A field the position needs is absent, e.g. `GPSLatitude` or `GPSLongitudeRef`.
+    case missing(field: GPSField)
     /// A tag has a TIFF type the policy does not accept.
-    case unexpectedType(tag: String, found: String, expected: String)
+    case unexpectedType(field: GPSField, found: String, expected: String)
     /// A tag has the wrong number of components.
-    case componentCount(tag: String, found: Int, expected: String)
+    case componentCount(field: GPSField, found: Int, expected: String)
     /// A component (`degrees`, `minutes`, `seconds`, `hours`…) has a zero denominator;
     /// `component` is `nil` for single-valued tags.
-    case zeroDenominator(tag: String, component: String?)
+    case zeroDenominator(field: GPSField, component: String?)
     /// A reference tag holds something other than the letters it may hold.
-    case badReference(tag: String, value: String, expected: String)
+    case badReference(field: GPSField, value: String, expected: String)
     /// A coordinate's magnitude exceeds 90 (latitude) or 180 (longitude) degrees.
-    case outOfRange(tag: String, degrees: Double, limit: Int)
+    case outOfRange(field: GPSField, degrees: Double, limit: Int)
     /// Both coordinates are exactly 0: the placeholder receivers write when they have no fix.
     case noFixPlaceholder
     /// An SRATIONAL coordinate is negative but its reference says the opposite hemisphere.
-    case signDisagreesWithReference(tag: String, reference: String)
+    case signDisagreesWithReference(field: GPSField, reference: String)
     /// An unsigned GPSAltitude numerator of 2^31 or more: a negative number stored as unsigned.
     case wrappedAltitude(stored: Rational, metres: Double)
     /// GPSAltitudeRef is neither 0 nor 1.
@@ -35,7 +92,7 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     /// GPSTimeStamp is not a valid time of day.
     case badTime(String)
     /// A value outside the range its tag allows, e.g. a direction of 400°.
-    case valueOutOfRange(tag: String, value: Double)
+    case valueOutOfRange(field: GPSField, value: Double)
     /// IFD0 points to a GPS IFD outside the EXIF block.
     case gpsIFDOutOfBounds(offset: UInt32)
     /// The XMP packet is not well-formed XML, so its values are not used.
@@ -60,24 +117,24 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .noPosition:
             "the GPS block records no position"
-        case .missing(let tag):
-            "\(tag) is missing"
-        case .unexpectedType(let tag, let found, let expected):
-            "\(tag) has type \(found), expected \(expected)"
-        case .componentCount(let tag, let found, let expected):
-            "\(tag) has \(found) components, expected \(expected)"
-        case .zeroDenominator(let tag, let component?):
-            "\(tag) \(component) has a zero denominator"
-        case .zeroDenominator(let tag, nil):
-            "\(tag) has a zero denominator"
-        case .badReference(let tag, let value, let expected):
-            "\(tag) is '\(value)', expected \(expected)"
-        case .outOfRange(let tag, let degrees, let limit):
-            "\(tag) \(degrees) is out of range (more than \(limit) degrees)"
+        case .missing(let field):
+            "\(field) is missing"
+        case .unexpectedType(let field, let found, let expected):
+            "\(field) has type \(found), expected \(expected)"
+        case .componentCount(let field, let found, let expected):
+            "\(field) has \(found) components, expected \(expected)"
+        case .zeroDenominator(let field, let component?):
+            "\(field) \(component) has a zero denominator"
+        case .zeroDenominator(let field, nil):
+            "\(field) has a zero denominator"
+        case .badReference(let field, let value, let expected):
+            "\(field) is '\(value)', expected \(expected)"
+        case .outOfRange(let field, let degrees, let limit):
+            "\(field) \(degrees) is out of range (more than \(limit) degrees)"
         case .noFixPlaceholder:
             "position 0, 0 is the no-fix placeholder"
-        case .signDisagreesWithReference(let tag, let reference):
-            "\(tag) is negative but \(tag)Ref is \(reference); the ref decides the sign"
+        case .signDisagreesWithReference(let field, let reference):
+            "\(field) is negative but \(field)Ref is \(reference); the ref decides the sign"
         case .wrappedAltitude(let stored, let metres):
             "GPSAltitude \(stored) is a wrapped negative number, read as \(metres) m"
         case .badAltitudeReference(let value):
@@ -90,8 +147,8 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "GPSDateStamp '\(text)' is not a valid date"
         case .badTime(let text):
             "GPSTimeStamp \(text) is not a valid time of day"
-        case .valueOutOfRange(let tag, let value):
-            "\(tag) \(value) is out of range"
+        case .valueOutOfRange(let field, let value):
+            "\(field) \(value) is out of range"
         case .gpsIFDOutOfBounds(let offset):
             "the GPS IFD offset \(offset) is outside the EXIF block"
         case .xmpNotWellFormed:

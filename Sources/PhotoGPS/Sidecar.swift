@@ -42,7 +42,7 @@ public enum Sidecar {
     }
 
     /// Reads the sidecar at a path given as bytes.
-    public static func read(fileAtPath path: [UInt8], kind: Kind) -> GPSReading {
+    public static func read(path: [UInt8], kind: Kind) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
         let bytes: [UInt8]
         do throws(PhotoGPSError) {
@@ -178,17 +178,20 @@ enum TakeoutSidecar {
         guard let latitude = latitudeValue, let longitude = longitudeValue else {
             if latitudeValue == nil, longitudeValue == nil { return GPSDecoding(fix: nil, warnings: []) }
             return GPSDecoding(
-                fix: nil, warnings: [.missing(tag: "Takeout \(key).\(latitudeValue == nil ? "latitude" : "longitude")")]
+                fix: nil,
+                warnings: [.missing(field: .takeout(path: "\(key).\(latitudeValue == nil ? "latitude" : "longitude")"))]
             )
         }
         if latitude == 0, longitude == 0 { return GPSDecoding(fix: nil, warnings: []) }  // Takeout's "none"
         guard abs(latitude) <= 90 else {
             return GPSDecoding(
-                fix: nil, warnings: [.outOfRange(tag: "Takeout \(key).latitude", degrees: abs(latitude), limit: 90)])
+                fix: nil,
+                warnings: [.outOfRange(field: .takeout(path: "\(key).latitude"), degrees: abs(latitude), limit: 90)])
         }
         guard abs(longitude) <= 180 else {
             return GPSDecoding(
-                fix: nil, warnings: [.outOfRange(tag: "Takeout \(key).longitude", degrees: abs(longitude), limit: 180)])
+                fix: nil,
+                warnings: [.outOfRange(field: .takeout(path: "\(key).longitude"), degrees: abs(longitude), limit: 180)])
         }
         let altitude = number("altitude") ?? nil
         return GPSDecoding(

@@ -53,7 +53,7 @@ enum XMP {
                     lonText, reference: properties.exif("GPSLongitudeRef"), name: "exif:GPSLongitude",
                     positive: "E", negative: "W", warnings: &warnings)
             } else {
-                warnings.append(.missing(tag: "XMP exif:GPSLongitude"))
+                warnings.append(.missing(field: .xmp(property: "exif:GPSLongitude")))
             }
             if let text = properties.exif("GPSAltitude") {
                 altitude = rational(text)
@@ -65,7 +65,7 @@ enum XMP {
             if let lonText = properties.dji("GpsLongitude") ?? properties.dji("GpsLongtitude") {
                 longitude = signedDecimal(lonText, name: "drone-dji:GpsLongitude", warnings: &warnings)
             } else {
-                warnings.append(.missing(tag: "XMP drone-dji:GpsLongitude"))
+                warnings.append(.missing(field: .xmp(property: "drone-dji:GpsLongitude")))
             }
             if let text = properties.dji("AbsoluteAltitude") {
                 altitude = decimal(text)
@@ -77,11 +77,16 @@ enum XMP {
         guard let latitude, let longitude else { return GPSDecoding(fix: nil, warnings: warnings) }
         guard abs(latitude) <= 90 else {
             return GPSDecoding(
-                fix: nil, warnings: warnings + [.outOfRange(tag: "XMP latitude", degrees: abs(latitude), limit: 90)])
+                fix: nil,
+                warnings: warnings + [.outOfRange(field: .xmp(property: "latitude"), degrees: abs(latitude), limit: 90)]
+            )
         }
         guard abs(longitude) <= 180 else {
             return GPSDecoding(
-                fix: nil, warnings: warnings + [.outOfRange(tag: "XMP longitude", degrees: abs(longitude), limit: 180)])
+                fix: nil,
+                warnings: warnings + [
+                    .outOfRange(field: .xmp(property: "longitude"), degrees: abs(longitude), limit: 180)
+                ])
         }
         guard latitude != 0 || longitude != 0 else {
             return GPSDecoding(fix: nil, warnings: warnings + [.noFixPlaceholder])

@@ -7,23 +7,32 @@ import CBoundaryData
 #endif
 
 /// The features of each layer that contain a point, as indices into the layers (allocation-free;
-/// see ``BoundaryTable/features(latitude:longitude:fallback:)``). `-1` means none.
+/// see ``BoundaryTable/features(_:fallback:)``); `nil` means none.
 public struct BoundaryFeatures: Sendable, Equatable {
-    /// The time zone, an index into ``BoundaryTable/timeZoneCount``.
-    public var timeZone: Int32 = -1
-    /// A second time zone in a kept overlap (see ``BoundaryTable/preferredZone(_:nearestPlaceZone:)``).
-    public var secondTimeZone: Int32 = -1
-    /// The country, an index into ``BoundaryTable/countryCount``.
-    public var country: Int32 = -1
-    /// The admin-1 region, an index into ``BoundaryTable/admin1Count``.
-    public var admin1: Int32 = -1
+    /// The time zone, an index into ``BoundaryTable/timeZoneCount``; `nil` when none.
+    public var timeZone: Int? { Self.index(timeZoneIndex) }
+    /// A second time zone in a kept overlap (see ``BoundaryTable/preferredZone(_:nearestPlaceZone:)``);
+    /// `nil` when none.
+    public var secondTimeZone: Int? { Self.index(secondTimeZoneIndex) }
+    /// The country, an index into ``BoundaryTable/countryCount``; `nil` when none.
+    public var country: Int? { Self.index(countryIndex) }
+    /// The admin-1 region, an index into ``BoundaryTable/admin1Count``; `nil` when none.
+    public var admin1: Int? { Self.index(admin1Index) }
     /// Whether ``country`` is the nearest country rather than one that contains the point.
-    public var countryFromFallback = false
+    public internal(set) var countryFromFallback = false
     /// Whether ``admin1`` is the nearest admin-1 region rather than one that contains the point.
-    public var admin1FromFallback = false
+    public internal(set) var admin1FromFallback = false
+
+    /// The indices as the lookup keeps them, compact and allocation-free: `-1` means none.
+    package var timeZoneIndex: Int32 = -1
+    package var secondTimeZoneIndex: Int32 = -1
+    package var countryIndex: Int32 = -1
+    package var admin1Index: Int32 = -1
 
     /// No feature: every index `-1`, no fallback.
-    public init() {}
+    package init() {}
+
+    private static func index(_ stored: Int32) -> Int? { stored < 0 ? nil : Int(stored) }
 }
 
 /// What the boundaries say about a point: country, admin-1 region and time zones.
@@ -125,7 +134,7 @@ public final class BoundaryTable: Sendable {
         try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``BoundaryTableBuilder``), checking it as
+    /// Opens a table held in memory (as written by `phototag boundaries import`), checking it as
     /// ``init(contentsOf:)`` checks a file.
     ///
     /// - Throws: ``BoundaryError/notABoundaryTable(path:reason:)`` when the bytes are not a
@@ -183,26 +192,30 @@ public final class BoundaryTable: Sendable {
             code: view.string(at: view.featureField(feature, 1)) ?? "")
     }
 
-    /// The features containing a point, as indices (no allocation), with the nearest-polygon
+    /// The features containing `coordinate`, as indices (no allocation), with the nearest-polygon
     /// fallback unless `fallback` is `false`.
-    ///
-    /// A non-finite coordinate gives no features.
-    public func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
+    public func features(_ coordinate: Coordinate, fallback: Bool = true) -> BoundaryFeatures {
+        features(latitude: coordinate.latitude, longitude: coordinate.longitude, fallback: fallback)
+    }
+
+    /// ``features(_:fallback:)`` of a point given as two numbers, unchecked (`package`: for the
+    /// benchmarks' and the tests' raw values). A non-finite coordinate gives no features.
+    package func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
         guard let (qx, qy) = BoundaryTableView.queryPoint(latitude: latitude, longitude: longitude) else {
             return BoundaryFeatures()
         }
         var found = view.containing(qx, qy)
         guard fallback else { return found }
-        if found.country < 0, found.timeZone >= 0, !isOcean(found) {
+        if found.countryIndex < 0, found.timeZoneIndex >= 0, !isOcean(found) {
             if let country = view.nearest(layer: 1, qx, qy, sameCountryAs: nil) {
-                found.country = Int32(country)
+                found.countryIndex = Int32(country)
                 found.countryFromFallback = true
             }
         }
-        if found.admin1 < 0, found.country >= 0 {
-            let countryOffset = view.featureField(view.timeZoneCount + Int(found.country), 0)
+        if found.admin1Index < 0, found.countryIndex >= 0 {
+            let countryOffset = view.featureField(view.timeZoneCount + Int(found.countryIndex), 0)
             if let region = view.nearest(layer: 2, qx, qy, sameCountryAs: countryOffset) {
-                found.admin1 = Int32(region)
+                found.admin1Index = Int32(region)
                 found.admin1FromFallback = true
             }
         }
@@ -211,20 +224,27 @@ public final class BoundaryTable: Sendable {
 
     /// Whether the zones found are all ocean zones (`Etc/*`).
     private func isOcean(_ found: BoundaryFeatures) -> Bool {
-        guard found.timeZone >= 0 else { return false }
-        return view.isOceanZone(Int(found.timeZone))
-            && (found.secondTimeZone < 0 || view.isOceanZone(Int(found.secondTimeZone)))
+        guard found.timeZoneIndex >= 0 else { return false }
+        return view.isOceanZone(Int(found.timeZoneIndex))
+            && (found.secondTimeZoneIndex < 0 || view.isOceanZone(Int(found.secondTimeZoneIndex)))
     }
 
-    /// What the boundaries say about a point (see the type's documentation for the rules).
-    public func lookup(latitude: Double, longitude: Double) -> BoundaryHit {
+    /// What the boundaries say about `coordinate` (see the type's documentation for the rules).
+    public func lookup(_ coordinate: Coordinate) -> BoundaryHit {
+        lookup(latitude: coordinate.latitude, longitude: coordinate.longitude)
+    }
+
+    /// ``lookup(_:)`` of a point given as two numbers, unchecked (`package`: for the tests' raw
+    /// values, such as a longitude past 180° or a NaN). A non-finite coordinate gives no features.
+    package func lookup(latitude: Double, longitude: Double) -> BoundaryHit {
         let found = features(latitude: latitude, longitude: longitude)
         var zones: [String] = []
-        if found.timeZone >= 0 { zones.append(timeZoneName(Int(found.timeZone))) }
-        if found.secondTimeZone >= 0 { zones.append(timeZoneName(Int(found.secondTimeZone))) }
+        if found.timeZoneIndex >= 0 { zones.append(timeZoneName(Int(found.timeZoneIndex))) }
+        if found.secondTimeZoneIndex >= 0 { zones.append(timeZoneName(Int(found.secondTimeZoneIndex))) }
         return BoundaryHit(
-            countryCode: found.country >= 0 ? countryCode(Int(found.country)) : nil,
-            admin1: found.admin1 >= 0 ? admin1(Int(found.admin1)) : nil, timeZones: zones, isOcean: isOcean(found),
+            countryCode: found.countryIndex >= 0 ? countryCode(Int(found.countryIndex)) : nil,
+            admin1: found.admin1Index >= 0 ? admin1(Int(found.admin1Index)) : nil, timeZones: zones,
+            isOcean: isOcean(found),
             countryFromFallback: found.countryFromFallback, admin1FromFallback: found.admin1FromFallback,
             features: found)
     }
@@ -233,7 +253,7 @@ public final class BoundaryTable: Sendable {
     /// GeoNames place when it is one of them, otherwise the smaller zone (by area; equal areas by
     /// tzid). With one zone, that zone; with none, `nil`.
     public func preferredZone(_ hit: BoundaryHit, nearestPlaceZone: String?) -> String? {
-        let first = hit.features.timeZone, second = hit.features.secondTimeZone
+        let first = hit.features.timeZoneIndex, second = hit.features.secondTimeZoneIndex
         guard first >= 0 else { return nil }
         guard second >= 0 else { return timeZoneName(Int(first)) }
         let names = (timeZoneName(Int(first)), timeZoneName(Int(second)))
@@ -521,21 +541,22 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     private func place(_ feature: Int, into found: inout BoundaryFeatures) {
         if feature < timeZoneCount {
             let zone = Int32(feature)
-            if found.timeZone < 0 {
-                found.timeZone = zone
-            } else if zone < found.timeZone {
-                found.secondTimeZone =
-                    found.secondTimeZone < 0 ? found.timeZone : min(found.secondTimeZone, found.timeZone)
-                found.timeZone = zone
-            } else if found.secondTimeZone < 0 || zone < found.secondTimeZone {
-                found.secondTimeZone = zone
+            if found.timeZoneIndex < 0 {
+                found.timeZoneIndex = zone
+            } else if zone < found.timeZoneIndex {
+                found.secondTimeZoneIndex =
+                    found.secondTimeZoneIndex < 0
+                    ? found.timeZoneIndex : min(found.secondTimeZoneIndex, found.timeZoneIndex)
+                found.timeZoneIndex = zone
+            } else if found.secondTimeZoneIndex < 0 || zone < found.secondTimeZoneIndex {
+                found.secondTimeZoneIndex = zone
             }
         } else if feature < timeZoneCount + countryCount {
             let country = Int32(feature - timeZoneCount)
-            if found.country < 0 || country < found.country { found.country = country }
+            if found.countryIndex < 0 || country < found.countryIndex { found.countryIndex = country }
         } else {
             let region = Int32(feature - timeZoneCount - countryCount)
-            if found.admin1 < 0 || region < found.admin1 { found.admin1 = region }
+            if found.admin1Index < 0 || region < found.admin1Index { found.admin1Index = region }
         }
     }
 

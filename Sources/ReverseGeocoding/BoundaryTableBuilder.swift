@@ -3,7 +3,7 @@
 ///
 /// The output depends only on the features (in file order), the metadata and the time-zone rules:
 /// every step iterates in a fixed order, so the same input always gives the same bytes.
-public struct BoundaryTableBuilder {
+package struct BoundaryTableBuilder {
     /// Most edges a quadtree leaf holds before it is split (unless it is already at the
     /// deepest level).
     static let leafEdges = 24
@@ -11,26 +11,26 @@ public struct BoundaryTableBuilder {
     static let maxDepth = 17
 
     /// Where the data came from, shown by `phototag boundaries info`.
-    public var source: String
+    package var source: String
     /// The date of the data (`YYYY-MM-DD`).
-    public var date: String
+    package var date: String
     /// The time-zone rules, stored as an opaque blob (may be empty).
-    public var timeZoneRules: [UInt8]
+    package var timeZoneRules: [UInt8]
 
     /// A builder that stamps its tables with `source` and `date` and stores `timeZoneRules` with them.
-    public init(source: String, date: String, timeZoneRules: [UInt8] = []) {
+    package init(source: String, date: String, timeZoneRules: [UInt8] = []) {
         self.source = source
         self.date = date
         self.timeZoneRules = timeZoneRules
     }
 
     /// The three GeoJSON files of a boundaries directory.
-    public static let fileNames = (
+    package static let fileNames = (
         timeZones: "timezones.geojson", countries: "countries.geojson", admin1: "admin1.geojson"
     )
 
     /// Reads the three layers from `directory` and builds the table.
-    public func build(directory: String) throws(BoundaryError) -> [UInt8] {
+    package func build(directory: String) throws(BoundaryError) -> [UInt8] {
         let names = Self.fileNames
         return try build(
             timeZones: try GeoJSONReader.read(path: directory + "/" + names.timeZones),
@@ -45,7 +45,7 @@ public struct BoundaryTableBuilder {
     ///
     /// Time zones need the properties `tzid` (and `country`, a string or null), countries
     /// `countryCode`, admin-1 regions `countryCode` and `admin1Code`.
-    public func build(
+    package func build(
         timeZones: [BoundaryFeature], countries: [BoundaryFeature], admin1: [BoundaryFeature],
         names: (String, String, String) = ("time zones", "countries", "admin-1 regions")
     ) throws(BoundaryError) -> [UInt8] {
@@ -180,7 +180,7 @@ public struct BoundaryTableBuilder {
     }
 
     /// Writes a built table to `path` (through a temporary file renamed into place).
-    public static func write(_ table: [UInt8], to path: String) throws(BoundaryError) {
+    package static func write(_ table: [UInt8], to path: String) throws(BoundaryError) {
         do {
             try writeWholeFile(table, to: path)
         } catch {

@@ -11,7 +11,7 @@ import PhotoTagSupport
 ///      when the difference is at most 14 hours either way and within 2 minutes of that quarter
 ///      hour (``OffsetSource/gps``). A receiver's stale time fails this test and is not used,
 ///      with a warning;
-///   3. the offset of the place's time zone at that wall-clock time (``OffsetSource/timezone``).
+///   3. the offset of the place's time zone at that wall-clock time (``OffsetSource/timeZone``).
 ///      A time the clocks showed twice (set back) is read as the first occurrence, daylight time
 ///      still in effect; a time they skipped (set forward) is read with the offset in effect
 ///      before the change, so it lands as far after the change as the time was after its start
@@ -33,8 +33,8 @@ public struct CaptureTime: Hashable, Sendable {
         case exif
         /// The GPS date and time.
         case gps
-        /// The place's time zone.
-        case timezone
+        /// The place's time zone (`timezone` as text, as the command line writes it).
+        case timeZone = "timezone"
     }
 
     /// The instant as seconds since 1970-01-01T00:00:00Z, `nil` when no offset is known.
@@ -127,7 +127,7 @@ public struct CaptureTime: Hashable, Sendable {
             if time.utcSeconds == nil, let place, let rules, let memo {
                 let resolution = memo.utc(fromLocal: wall, zone: place, in: rules)
                 time.utcSeconds = resolution.instant
-                time.offsetSource = .timezone
+                time.offsetSource = .timeZone
                 switch resolution {
                 case .unique: break
                 case .ambiguous(let earlier, let later):

@@ -1,37 +1,37 @@
 /// A point of the boundary data on its 5-decimal grid: longitude and latitude in units of
 /// 1e-5 degree, exact for coordinates written with at most five decimals.
-public struct GridPoint: Hashable, Sendable {
+package struct GridPoint: Hashable, Sendable {
     /// Longitude in 1e-5 degree, -18,000,000 ... 18,000,000.
-    public var x: Int32
+    package var x: Int32
     /// Latitude in 1e-5 degree, -9,000,000 ... 9,000,000.
-    public var y: Int32
+    package var y: Int32
 
     /// The grid point `x` (longitude) and `y` (latitude), in 1e-5 degree.
-    public init(x: Int32, y: Int32) {
+    package init(x: Int32, y: Int32) {
         self.x = x
         self.y = y
     }
 }
 
 /// One feature of a boundary GeoJSON file: its string properties and its polygons.
-public struct BoundaryFeature: Sendable {
+package struct BoundaryFeature: Sendable {
     /// The feature's properties in file order; `nil` for a JSON `null`.
-    public var properties: [(key: String, value: String?)]
+    package var properties: [(key: String, value: String?)]
     /// The polygons (one for a `Polygon`), each a list of rings: the exterior, then its holes.
     /// Rings are as written, closing position included.
-    public var polygons: [[[GridPoint]]]
+    package var polygons: [[[GridPoint]]]
     /// The line the feature starts on (1-based), for messages.
-    public var line: Int
+    package var line: Int
 
     /// A feature with the given properties and polygons, read from line `line`.
-    public init(properties: [(key: String, value: String?)], polygons: [[[GridPoint]]], line: Int) {
+    package init(properties: [(key: String, value: String?)], polygons: [[[GridPoint]]], line: Int) {
         self.properties = properties
         self.polygons = polygons
         self.line = line
     }
 
     /// The value of property `key`; `nil` when it is absent or `null`.
-    public func property(_ key: String) -> String? {
+    package func property(_ key: String) -> String? {
         properties.first { $0.key == key }?.value ?? nil
     }
 }
@@ -60,14 +60,14 @@ public struct BoundaryFeature: Sendable {
 /// coordinates out of range, unclosed rings or rings of fewer than four positions, unknown
 /// members, trailing bytes) is an error that names the file, the line and what was wrong.
 /// Coordinates become exact integers (``GridPoint``), never `Double`s.
-public struct GeoJSONReader {
+package struct GeoJSONReader {
     private let bytes: [UInt8]
     private let name: String
     private var position = 0
     private var line = 1
 
     /// Reads and parses the file at `path`.
-    public static func read(path: String) throws(BoundaryError) -> [BoundaryFeature] {
+    package static func read(path: String) throws(BoundaryError) -> [BoundaryFeature] {
         let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)
@@ -79,7 +79,7 @@ public struct GeoJSONReader {
     }
 
     /// Parses GeoJSON text; `name` is how errors refer to it.
-    public static func parse(_ bytes: [UInt8], name: String) throws(BoundaryError) -> [BoundaryFeature] {
+    package static func parse(_ bytes: [UInt8], name: String) throws(BoundaryError) -> [BoundaryFeature] {
         var reader = GeoJSONReader(bytes: bytes, name: name)
         return try reader.featureCollection()
     }

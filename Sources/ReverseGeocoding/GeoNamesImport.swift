@@ -15,9 +15,9 @@ import PhotoTagSupport
 /// - `countryInfo.txt` (`#` comment lines, then ISO code, ISO3, numeric, FIPS, country name, …).
 ///
 /// A row that cannot be trusted is skipped and counted under its reason, never guessed at.
-public struct GeoNamesImport: Sendable {
+package struct GeoNamesImport: Sendable {
     /// Why a row of the cities file was skipped.
-    public enum SkipReason: String, CaseIterable, Hashable, Sendable, Comparable {
+    package enum SkipReason: String, CaseIterable, Hashable, Sendable, Comparable {
         case columnCount = "wrong column count"
         case geonameId = "bad geonameid"
         case coordinates = "bad coordinates"
@@ -27,24 +27,24 @@ public struct GeoNamesImport: Sendable {
         case duplicate = "duplicate geonameid"
 
         /// Orders the reasons as they are listed, for a stable report.
-        public static func < (a: SkipReason, b: SkipReason) -> Bool {
+        package static func < (a: SkipReason, b: SkipReason) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
         }
     }
 
     /// The places read, in file order.
-    public var places: [Place] = []
+    package var places: [Place] = []
     /// Rows skipped as bad, by reason.
-    public var skipped: [SkipReason: Int] = [:]
+    package var skipped: [SkipReason: Int] = [:]
     /// Good rows left out on purpose (below the minimum population, or not a populated place).
-    public var filteredOut = 0
+    package var filteredOut = 0
     /// Notes for the user, e.g. a missing admin file.
-    public var notes: [String] = []
+    package var notes: [String] = []
     /// The path of the cities file that was read.
-    public var citiesPath = ""
+    package var citiesPath = ""
 
     /// The file names a cities dump may have.
-    public static func isCitiesFile(_ name: String) -> Bool {
+    package static func isCitiesFile(_ name: String) -> Bool {
         name == "allCountries.txt" || (name.hasPrefix("cities") && name.hasSuffix(".txt"))
     }
 
@@ -57,7 +57,7 @@ public struct GeoNamesImport: Sendable {
     ///   - populatedPlacesOnly: keep only feature class `P` (what the cities files hold; relevant
     ///     for `allCountries.txt`, which also has mountains, lakes and roads).
     /// - Throws: ``ReverseGeocodingError`` when the cities file is missing or unreadable.
-    public init(
+    package init(
         directory: String, citiesFile: String? = nil, minimumPopulation: Int = 0, populatedPlacesOnly: Bool = true
     ) throws(ReverseGeocodingError) {
         let name: String
@@ -117,13 +117,13 @@ public struct GeoNamesImport: Sendable {
                     admin1: admin1Code.flatMap { admin1["\(country).\($0)"] },
                     admin2: admin2Code.flatMap { code in admin1Code.flatMap { admin2["\(country).\($0).\(code)"] } },
                     admin1Code: admin1Code, admin2Code: admin2Code, countryCode: country, country: countries[country],
-                    timezone: optional(17), population: population, featureCode: optional(7), latitude: latitude,
+                    timeZone: optional(17), population: population, featureCode: optional(7), latitude: latitude,
                     longitude: longitude))
         }
     }
 
     /// The number of rows skipped as bad.
-    public var skippedCount: Int { skipped.values.reduce(0, +) }
+    package var skippedCount: Int { skipped.values.reduce(0, +) }
 
     /// Picks the cities file of a directory: the only `cities*.txt` or `allCountries.txt` there.
     static func findCitiesFile(in directory: String) throws(ReverseGeocodingError) -> String {

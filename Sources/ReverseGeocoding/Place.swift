@@ -19,7 +19,7 @@ public struct Place: Hashable, Sendable {
     /// The country's name; `nil` when the country file lacks it.
     public var country: String?
     /// IANA time zone, e.g. `Europe/Paris`.
-    public var timezone: String?
+    public var timeZone: String?
     /// Population (0 when GeoNames has none).
     public var population: Int
     /// GeoNames feature code (`PPL`, `PPLC`…); `nil` where the dump leaves it empty.
@@ -33,7 +33,7 @@ public struct Place: Hashable, Sendable {
     public init(
         geonameId: Int, name: String, asciiName: String, admin1: String? = nil, admin2: String? = nil,
         admin1Code: String? = nil, admin2Code: String? = nil, countryCode: String, country: String? = nil,
-        timezone: String? = nil, population: Int = 0, featureCode: String? = nil, latitude: Double,
+        timeZone: String? = nil, population: Int = 0, featureCode: String? = nil, latitude: Double,
         longitude: Double
     ) {
         self.geonameId = geonameId
@@ -45,7 +45,7 @@ public struct Place: Hashable, Sendable {
         self.admin2Code = admin2Code
         self.countryCode = countryCode
         self.country = country
-        self.timezone = timezone
+        self.timeZone = timeZone
         self.population = population
         self.featureCode = featureCode
         self.latitude = latitude

@@ -13,7 +13,7 @@ import Synchronization
 /// The rules (see README, "Where a point is"):
 ///
 /// - **Country, admin-1 region and time zone** come from the polygons of a ``BoundaryTable`` that
-///   contain the point (with its coastal fallback, see ``BoundaryTable/features(latitude:longitude:fallback:)``).
+///   contain the point (with its coastal fallback, see ``BoundaryTable/features(_:fallback:)``).
 ///   An admin-1 region of another country than the point's (a Natural Earth region that lacks an
 ///   enclave, such as Baarle-Hertog) is not used: `admin1` is then `nil`. In a kept overlap of two
 ///   zones, the zone of the nearest place when it is one of them, otherwise the smaller zone.
@@ -23,9 +23,9 @@ import Synchronization
 ///   country. Its `admin2` is used only when its admin-1 code is the containing region's.
 /// - **At sea** (no country polygon contains the point): the country and region are `nil`, the
 ///   nearest place is named with its distance, the time zone is the (nautical) zone that contains
-///   the point, ``Location/atSea`` is set and ``Location/basis`` is ``Location/Basis/nearest``.
+///   the point, ``PlaceAnswer/atSea`` is set and ``PlaceAnswer/basis`` is ``PlaceAnswer/Basis/nearest``.
 /// - **Without boundaries** (a place table of one's own, `--places`): everything comes from the
-///   nearest place, as before boundaries existed; ``Location/basis`` is ``Location/Basis/nearest``.
+///   nearest place, as before boundaries existed; ``PlaceAnswer/basis`` is ``PlaceAnswer/Basis/nearest``.
 /// - **The city** is chosen by ``CityRule`` among the places of the point's country (the nearest
 ///   place's country at sea or without boundaries).
 ///
@@ -62,10 +62,10 @@ public final class PlaceLocator: Sendable {
 
     /// Where `coordinate` is. Only places that pass `filter` are named (as a place or a city);
     /// the boundaries are answered whatever the filter.
-    public func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
+    package func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
         guard let boundaries else { return nearestOnly(coordinate, filter: filter, rule: rule) }
-        let found = boundaries.features(latitude: coordinate.latitude, longitude: coordinate.longitude)
-        guard found.country >= 0 else {
+        let found = boundaries.features(coordinate)
+        guard found.countryIndex >= 0 else {
             // At sea: the nearest place anywhere, and the zone of the water.
             var location = Location(basis: .nearest)
             location.atSea = true
@@ -75,12 +75,12 @@ public final class PlaceLocator: Sendable {
                 location.city = geocoder.cityView(
                     near: coordinate, countryCode: nearest.view.countryCode, filter: filter, rule: rule)
             }
-            location.timezone = zone(found, nearestPlaceZone: location.nearest?.view.timezone, in: boundaries)
+            location.timeZone = zone(found, nearestPlaceZone: location.nearest?.view.timeZone, in: boundaries)
             return location
         }
         let code =
-            Int(found.country) < countryCodes.count
-            ? countryCodes[Int(found.country)] : boundaries.countryCode(Int(found.country))
+            Int(found.countryIndex) < countryCodes.count
+            ? countryCodes[Int(found.countryIndex)] : boundaries.countryCode(Int(found.countryIndex))
         var location = Location(basis: .boundaries)
         location.countryCode = code
         var countryBytes = code
@@ -92,9 +92,9 @@ public final class PlaceLocator: Sendable {
         location.nearest = nearest
         location.city = city
         location.country = nearest?.view.country ?? countryName(code)
-        if found.admin1 >= 0 {
+        if found.admin1Index >= 0 {
             // Compared as bytes (String equality where either is not ASCII, as before).
-            let admin1 = boundaries.admin1UTF8(Int(found.admin1))
+            let admin1 = boundaries.admin1UTF8(Int(found.admin1Index))
             var sameCountry = admin1.countryCode.elementsEqual(code.utf8)
             if !sameCountry, !code.utf8.allSatisfy({ $0 < 0x80 }) || !admin1.countryCode.allSatisfy({ $0 < 0x80 }) {
                 sameCountry = String(decoding: admin1.countryCode, as: UTF8.self) == code
@@ -106,11 +106,11 @@ public final class PlaceLocator: Sendable {
                     location.admin1 = view.admin1
                     location.admin2 = view.admin2
                 } else {
-                    location.admin1 = admin1Name(code, admin1Code, feature: Int(found.admin1))
+                    location.admin1 = admin1Name(code, admin1Code, feature: Int(found.admin1Index))
                 }
             }
         }
-        location.timezone = zone(found, nearestPlaceZone: nearest?.view.timezone, in: boundaries)
+        location.timeZone = zone(found, nearestPlaceZone: nearest?.view.timeZone, in: boundaries)
         return location
     }
 
@@ -125,7 +125,7 @@ public final class PlaceLocator: Sendable {
         location.admin1Code = view.admin1Code.map { String(decoding: $0, as: UTF8.self) }
         location.admin1 = view.admin1
         location.admin2 = view.admin2
-        location.timezone = view.timezone.map { String(decoding: $0, as: UTF8.self) }
+        location.timeZone = view.timeZone.map { String(decoding: $0, as: UTF8.self) }
         location.city = geocoder.cityView(near: coordinate, countryCode: view.countryCode, filter: filter, rule: rule)
         return location
     }
@@ -136,13 +136,13 @@ public final class PlaceLocator: Sendable {
     )
         -> String?
     {
-        guard found.timeZone >= 0 else { return nil }
+        guard found.timeZoneIndex >= 0 else { return nil }
         let names = zoneNames
-        guard Int(found.timeZone) < names.count else { return nil }
-        let first = names[Int(found.timeZone)]
-        guard found.secondTimeZone >= 0, Int(found.secondTimeZone) < names.count else { return first }
+        guard Int(found.timeZoneIndex) < names.count else { return nil }
+        let first = names[Int(found.timeZoneIndex)]
+        guard found.secondTimeZoneIndex >= 0, Int(found.secondTimeZoneIndex) < names.count else { return first }
         let hit = BoundaryHit(
-            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZone)]], isOcean: false,
+            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZoneIndex)]], isOcean: false,
             countryFromFallback: false, admin1FromFallback: false, features: found)
         return table.preferredZone(hit, nearestPlaceZone: nearestPlaceZone.map { String(decoding: $0, as: UTF8.self) })
     }
@@ -153,10 +153,11 @@ public final class PlaceLocator: Sendable {
         regions.lookUp(geocoder.table).country[code].flatMap { geocoder.table.utf8(at: $0) }
     }
 
-    /// Where `coordinate` is, as values of its own: ``locate(_:filter:rule:)`` with the named
-    /// place, the city and the country and region names made into strings while the locator is
-    /// alive, so the answer outlives it. This is the call for a library user; the command line
-    /// uses the borrowing `locate` to write millions of answers without making a `String`.
+    /// Where `coordinate` is, as values of its own: the named place, the city and the country and
+    /// region names are made into strings while the locator is alive, so the answer outlives it.
+    /// Only places that pass `filter` are named (as a place or a city); the boundaries are
+    /// answered whatever the filter. The command line uses the borrowing `locate` (`package`) to
+    /// write millions of answers without making a `String`.
     public func answer(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> PlaceAnswer
     {
         PlaceAnswer(locate(coordinate, filter: filter, rule: rule))
@@ -168,13 +169,44 @@ public final class PlaceLocator: Sendable {
     }
 }
 
-/// The answer of ``PlaceLocator/locate(_:filter:rule:)``.
+/// The answer of ``PlaceLocator/locate(_:filter:rule:)``, for the command line (`package`).
 ///
-/// Its public fields are its own. The named place, the city and the country and region names are
-/// borrowed from the locator's place table (valid only while the locator lives), so they are
-/// `package`: the CLI writes them without making a `String`. A library user calls
+/// Its string fields are its own. The named place, the city and the country and region names are
+/// borrowed from the locator's place table (valid only while the locator lives): the CLI writes
+/// them without making a `String`. A library user calls
 /// ``PlaceLocator/answer(_:filter:rule:)``, whose ``PlaceAnswer`` holds them as strings of its own.
-public struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
+package struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
+    /// What the country, region and zone are based on.
+    package typealias Basis = PlaceAnswer.Basis
+
+    /// What the country, region and zone are based on.
+    package var basis: Basis
+    /// No country contains the point.
+    package var atSea = false
+    /// The named place: the nearest in the point's country (the nearest anywhere at sea).
+    package var nearest: PlaceView.Match?
+    /// The city a person would name (``CityRule``).
+    package var city: PlaceView.Match?
+    /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
+    package var countryCode: String?
+    /// The country's name, as UTF-8 borrowed from the place table.
+    package var country: UnsafeRawBufferPointer?
+    /// The admin-1 code of the point's region (`11` for Île-de-France); `nil` when unknown.
+    package var admin1Code: String?
+    /// The admin-1 region's name, as UTF-8 borrowed from the place table.
+    package var admin1: UnsafeRawBufferPointer?
+    /// The admin-2 region's name (the named place's), as UTF-8 borrowed from the place table.
+    package var admin2: UnsafeRawBufferPointer?
+    /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
+    package var timeZone: String?
+
+    /// An answer based on `basis` with every field unknown.
+    package init(basis: Basis) { self.basis = basis }
+}
+
+/// The answer of ``PlaceLocator/answer(_:filter:rule:)``: where a point is, with names that are
+/// strings of its own, valid after the locator is gone.
+public struct PlaceAnswer: Hashable, Sendable {
     /// What the country, region and zone are based on.
     public enum Basis: String, Sendable {
         /// The polygons that contain the point.
@@ -185,34 +217,6 @@ public struct Location: @unchecked Sendable {  // the borrowed bytes are immutab
 
     /// What the country, region and zone are based on.
     public var basis: Basis
-    /// No country contains the point.
-    public var atSea = false
-    /// The named place: the nearest in the point's country (the nearest anywhere at sea).
-    package var nearest: PlaceView.Match?
-    /// The city a person would name (``CityRule``).
-    package var city: PlaceView.Match?
-    /// The ISO 3166-1 alpha-2 code of the point's country (`FR`); `nil` when unknown.
-    public var countryCode: String?
-    /// The country's name, as UTF-8 borrowed from the place table.
-    package var country: UnsafeRawBufferPointer?
-    /// The admin-1 code of the point's region (`11` for Île-de-France); `nil` when unknown.
-    public var admin1Code: String?
-    /// The admin-1 region's name, as UTF-8 borrowed from the place table.
-    package var admin1: UnsafeRawBufferPointer?
-    /// The admin-2 region's name (the named place's), as UTF-8 borrowed from the place table.
-    package var admin2: UnsafeRawBufferPointer?
-    /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
-    public var timezone: String?
-
-    /// An answer based on `basis` with every field unknown.
-    public init(basis: Basis) { self.basis = basis }
-}
-
-/// The answer of ``PlaceLocator/answer(_:filter:rule:)``: a ``Location`` whose names are
-/// strings of its own, valid after the locator is gone.
-public struct PlaceAnswer: Hashable, Sendable {
-    /// What the country, region and zone are based on.
-    public var basis: Location.Basis
     /// No country contains the point.
     public var atSea: Bool
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
@@ -230,9 +234,9 @@ public struct PlaceAnswer: Hashable, Sendable {
     /// The admin-2 region's name (the named place's); `nil` when unknown.
     public var admin2: String?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
-    public var timezone: String?
+    public var timeZone: String?
 
-    /// An answer from the nearest place alone (``Location/Basis/nearest``): its country,
+    /// An answer from the nearest place alone (``Basis/nearest``): its country,
     /// regions and zone, and no city.
     public init(nearest: PlaceMatch) {
         basis = .nearest
@@ -243,7 +247,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin1Code = nearest.place.admin1Code
         admin1 = nearest.place.admin1
         admin2 = nearest.place.admin2
-        timezone = nearest.place.timezone
+        timeZone = nearest.place.timeZone
     }
 
     /// `location` with its borrowed names made into strings; only while the locator that gave
@@ -259,7 +263,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin1Code = location.admin1Code
         admin1 = text(location.admin1)
         admin2 = text(location.admin2)
-        timezone = location.timezone
+        timeZone = location.timeZone
     }
 
     /// The city when it is not the named place itself.

@@ -167,7 +167,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             geonameId: Int(geonameId(at: slot)), name: string(at: strings.name) ?? "",
             asciiName: string(at: strings.asciiName) ?? "", admin1: region.admin1, admin2: region.admin2,
             admin1Code: region.admin1Code, admin2Code: region.admin2Code, countryCode: region.countryCode,
-            country: region.country, timezone: timezone, population: Int(clamping: population(at: slot)),
+            country: region.country, timeZone: timezone, population: Int(clamping: population(at: slot)),
             featureCode: featureCode, latitude: latitude, longitude: longitude)
     }
 

@@ -2,17 +2,17 @@
 ///
 /// The output depends only on the places and the metadata: the tree is built with full sorts
 /// under a total order (coordinate, then geonameid), so the same input always gives the same bytes.
-public struct PlaceTableBuilder {
+package struct PlaceTableBuilder {
     /// Rows per leaf: small ranges are scanned in full rather than split further.
     static let leafSize = 8
 
     /// Where the data came from, shown by `phototag --version` (e.g. `GeoNames cities500.txt`).
-    public var source: String
+    package var source: String
     /// The date of the data (`YYYY-MM-DD`).
-    public var date: String
+    package var date: String
 
     /// A builder that stamps its tables with `source` and `date`.
-    public init(source: String, date: String) {
+    package init(source: String, date: String) {
         self.source = source
         self.date = date
     }
@@ -24,7 +24,7 @@ public struct PlaceTableBuilder {
     ///   ``ReverseGeocodingError/tableTooLarge(_:)`` when a string exceeds 65,535 bytes or the
     ///   table exceeds 4 GiB.
     /// - Complexity: O(n log² n) for n places.
-    public func build(_ places: [Place]) throws(ReverseGeocodingError) -> [UInt8] {
+    package func build(_ places: [Place]) throws(ReverseGeocodingError) -> [UInt8] {
         let n = places.count
         // Node numbers reach about 4n and are searched as UInt32.
         guard n < 1 << 29 else { throw .tableTooLarge("\(n) places") }
@@ -52,7 +52,7 @@ public struct PlaceTableBuilder {
             columns.names.append(try pool.add(place.name))
             columns.asciiNames.append(try pool.add(place.asciiName))
             columns.featureCodes.append(try pool.add(place.featureCode))
-            columns.timezones.append(try pool.add(place.timezone))
+            columns.timezones.append(try pool.add(place.timeZone))
             let key: [String?] = [
                 place.countryCode, place.country, place.admin1Code, place.admin1, place.admin2Code, place.admin2,
             ]
@@ -110,7 +110,7 @@ public struct PlaceTableBuilder {
     }
 
     /// Writes a built table to `path` (through a temporary file renamed into place).
-    public static func write(_ table: [UInt8], to path: String) throws(ReverseGeocodingError) {
+    package static func write(_ table: [UInt8], to path: String) throws(ReverseGeocodingError) {
         try writeWholeFile(table, to: path)
     }
 

@@ -69,7 +69,7 @@ public final class ReverseGeocoder: Sendable {
         self.init(table: table, owner: file)
     }
 
-    /// Opens a table held in memory (as written by ``PlaceTableBuilder``), checking it as
+    /// Opens a table held in memory (as written by `phototag places import`), checking it as
     /// ``init(contentsOf:)`` checks a file.
     ///
     /// - Throws: ``ReverseGeocodingError/notAPlaceTable(path:reason:)`` when the bytes are not a
@@ -299,7 +299,7 @@ package struct PlaceView: Sendable {
         return Fields(
             geonameId: Int(table.geonameId(at: slot)), name: table.utf8(at: strings.name) ?? empty,
             asciiName: table.utf8(at: strings.asciiName) ?? empty, admin1: regionString(3), admin2: regionString(5),
-            countryCode: regionString(0) ?? empty, country: regionString(1), timezone: table.utf8(at: strings.timezone),
+            countryCode: regionString(0) ?? empty, country: regionString(1), timeZone: table.utf8(at: strings.timezone),
             population: Int(clamping: table.population(at: slot)), featureCode: table.utf8(at: strings.featureCode),
             latitude: latitude, longitude: longitude)
     }
@@ -331,7 +331,7 @@ package struct PlaceView: Sendable {
         package let admin2: UnsafeRawBufferPointer?
         package let countryCode: UnsafeRawBufferPointer
         package let country: UnsafeRawBufferPointer?
-        package let timezone: UnsafeRawBufferPointer?
+        package let timeZone: UnsafeRawBufferPointer?
         package let population: Int
         package let featureCode: UnsafeRawBufferPointer?
         package let latitude: Double
@@ -349,7 +349,7 @@ package struct PlaceView: Sendable {
         table.utf8(at: table.stringOffsets(at: slot).asciiName) ?? .init(start: nil, count: 0)
     }
     package var featureCode: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).featureCode) }
-    package var timezone: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).timezone) }
+    package var timeZone: UnsafeRawBufferPointer? { table.utf8(at: table.stringOffsets(at: slot).timezone) }
     package var countryCode: UnsafeRawBufferPointer { region(0) ?? .init(start: nil, count: 0) }
     package var country: UnsafeRawBufferPointer? { region(1) }
     package var admin1: UnsafeRawBufferPointer? { region(3) }

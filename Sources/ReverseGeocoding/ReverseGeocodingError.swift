@@ -16,7 +16,7 @@ public enum ReverseGeocodingError: Error, Hashable, Sendable, CustomStringConver
     case tableTooLarge(String)
     /// The import found no usable row.
     case noPlaces(path: String)
-    /// A place given to ``PlaceTableBuilder`` has a latitude or longitude out of range or not
+    /// A place given to the table builder (`phototag places import`) has a latitude or longitude out of range or not
     /// finite.
     case invalidCoordinate(geonameId: Int, latitude: Double, longitude: Double)
 

@@ -12,6 +12,9 @@ import PhotoTagSupport
 /// Opening checks the whole structure (sizes, sorted names, every index and string offset, the
 /// order of the transitions, every POSIX TZ string), so lookups need no further checks and
 /// damaged bytes are an error, never a crash or a wrong answer from garbage.
+///
+/// The rules borrow the bytes they were opened on, so they are opened only by their owner: a
+/// library user gets them from ``BoundaryTable/rules``, valid as long as the table.
 public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immutable memory
     /// A zone of the rules, found by ``zone(named:)``.
     public struct Zone: Hashable, Sendable {
@@ -38,10 +41,11 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     /// The last ``identity`` given out.
     private static let identities = Locked(0)
 
-    /// Opens the rules in `bytes`, which must stay valid and unchanged while the rules are used.
+    /// Opens the rules in `bytes`, which must stay valid and unchanged while the rules are used
+    /// (`package`: the rules keep the pointer, so only the owner of the bytes opens them).
     ///
     /// - Throws: ``TimeZoneRulesError/notTimeZoneRules(_:)`` when anything does not add up.
-    public init(bytes: UnsafeRawBufferPointer) throws(TimeZoneRulesError) {
+    package init(bytes: UnsafeRawBufferPointer) throws(TimeZoneRulesError) {
         func fail(_ reason: String) -> TimeZoneRulesError { .notTimeZoneRules(reason) }
         guard bytes.count >= TimeZoneRulesLayout.headerSize else { throw fail("\(bytes.count) bytes is too short") }
         guard bytes.prefix(8).elementsEqual(TimeZoneRulesLayout.magic) else { throw fail("unknown format") }

@@ -11,12 +11,12 @@
 /// the `L` (link) lines of the folder's `tzdata.zi`. The output depends only on those files and
 /// the set of names asked for (their order and repeats do not matter), so the same input always
 /// gives the same bytes.
-public struct TimeZoneRulesBuilder {
+package struct TimeZoneRulesBuilder {
     /// The zoneinfo folder.
-    public var zoneinfo: String
+    package var zoneinfo: String
 
     /// A builder that reads the zones from the zoneinfo folder `zoneinfo`.
-    public init(zoneinfo: String) {
+    package init(zoneinfo: String) {
         self.zoneinfo = zoneinfo
     }
 
@@ -24,7 +24,7 @@ public struct TimeZoneRulesBuilder {
     ///
     /// - Throws: ``TimeZoneRulesError`` when a zone is unknown, a file cannot be read or is not a
     ///   version 2+ TZif file without leap seconds, or the output would exceed the format's limits.
-    public func build(zones: [String]) throws(TimeZoneRulesError) -> [UInt8] {
+    package func build(zones: [String]) throws(TimeZoneRulesError) -> [UInt8] {
         var links: [String: String]?
         var rules: [String: ZoneRules] = [:]
         for name in Set(zones).sorted() {

@@ -29,7 +29,7 @@ import Testing
 
         let source = try FileSource(path: path)
         let reading = GPSReader().read(source: source)
-        #expect(reading == GPSReader().read(file: Fixtures.photo(photo)))
+        #expect(reading == GPSReader().read(path: Fixtures.photo(photo)))
         // Nothing past the SOS marker and its length field: the 4 MiB of image data is untouched.
         #expect(source.extent <= sos + 4)
         #expect(source.count > 4 << 20)
@@ -77,7 +77,7 @@ import Testing
         #expect(memory.bytes(at: offset, length: length) == expected)
     }
 
-    /// The file `GPSReader.read(fileAtPath:)` reads, its bookkeeping on the stack (FileBytes),
+    /// The file `GPSReader.read(path:)` reads, its bookkeeping on the stack (FileBytes),
     /// reads exactly as a FileSource does, and is refused as FileSource refuses what is not a
     /// regular file.
     @Test(arguments: ["ne-little-endian.jpg", "app7-before-app1.jpg", "no-exif.jpg", "heic-iloc-v1-idat.heic"])
@@ -91,7 +91,7 @@ import Testing
         }
         #expect(reading == expected)
         #expect(reads == source.fileReads && extent == source.extent && bytesRead == source.bytesRead)
-        #expect(GPSReader().read(fileAtPath: Array(path.utf8)) == expected)
+        #expect(GPSReader().read(path: Array(path.utf8)) == expected)
         #expect(throws: PhotoGPSError.notARegularFile(kind: "directory")) {
             try FileBytes.withOpenedFile(cPath: Fixtures.root) { _ in 0 }
         }
@@ -144,7 +144,7 @@ import Testing
         bytes += [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
         bytes += Array("mdat".utf8) + [UInt8](repeating: 0x55, count: 4 << 20)
         let (reading, source) = try Self.readFromDisk(bytes)
-        #expect(reading == GPSReader().read(file: Fixtures.photo("heic-iloc-v0.heic")))
+        #expect(reading == GPSReader().read(path: Fixtures.photo("heic-iloc-v0.heic")))
         #expect(source.bytesRead < 2048)
         #expect(source.extent < 2048)
     }
@@ -159,7 +159,7 @@ import Testing
             + Array("IDAT".utf8) + [UInt8](repeating: 0, count: length) + [0, 0, 0, 0]
         let bytes = Array(original[..<ihdrEnd]) + chunk + Array(original[ihdrEnd...])
         let (reading, source) = try Self.readFromDisk(bytes)
-        #expect(reading == GPSReader().read(file: Fixtures.photo("png-exif-after-idat.png")))
+        #expect(reading == GPSReader().read(path: Fixtures.photo("png-exif-after-idat.png")))
         #expect(source.bytesRead < 2048)
     }
 
@@ -172,13 +172,13 @@ import Testing
     }
 
     @Test func aMissingFileIsAnError() {
-        let reading = GPSReader().read(file: Fixtures.root + "/photos/does-not-exist.jpg")
+        let reading = GPSReader().read(path: Fixtures.root + "/photos/does-not-exist.jpg")
         #expect(reading.status == .error)
         #expect(reading.error?.description == "cannot open: no such file or directory")
     }
 
     @Test func aDirectoryIsAnErrorNotARead() {
-        let reading = GPSReader().read(file: Fixtures.root + "/photos")
+        let reading = GPSReader().read(path: Fixtures.root + "/photos")
         #expect(reading.error?.description == "not a regular file (directory)")
     }
 
@@ -188,12 +188,12 @@ import Testing
         let path = directory + "/pipe.jpg"
         #expect(mkfifo(path, 0o600) == 0)
         // Opening a FIFO for reading would block this test forever; the type check comes first.
-        let reading = GPSReader().read(file: path)
+        let reading = GPSReader().read(path: path)
         #expect(reading.error?.description == "not a regular file (FIFO)")
     }
 
     @Test func aDeviceIsNeverOpened() {
-        let reading = GPSReader().read(file: "/dev/null")
+        let reading = GPSReader().read(path: "/dev/null")
         #expect(reading.error?.description == "not a regular file (character device)")
     }
 
@@ -204,7 +204,7 @@ import Testing
         let path = directory + "/secret.jpg"
         try Data(try readWholeFile(Fixtures.photo("ne-little-endian.jpg"))).write(to: URL(fileURLWithPath: path))
         #expect(chmod(path, 0) == 0)
-        #expect(GPSReader().read(file: path).error?.description == "cannot open: permission denied")
+        #expect(GPSReader().read(path: path).error?.description == "cannot open: permission denied")
     }
 
     @Test func everyPrefixOfAPhotoIsReadWithoutCrashing() throws {

@@ -146,7 +146,7 @@ struct Expectation: CustomTestStringConvertible, Sendable {
 
     @Test(arguments: expectations)
     func fixturePhotoHasItsExactOutcome(_ expected: Expectation) {
-        let reading = GPSReader().read(file: Fixtures.photo(expected.file))
+        let reading = GPSReader().read(path: Fixtures.photo(expected.file))
         #expect(reading.status == expected.status)
         #expect(reading.fix?.latitude == expected.latitude)
         #expect(reading.fix?.longitude == expected.longitude)
@@ -164,7 +164,7 @@ struct Expectation: CustomTestStringConvertible, Sendable {
     @Test func fixturePhotosReadOneAfterAnotherOnOneThreadKeepTheirOutcomes() {
         let reader = GPSReader()
         for expected in Self.expectations + Self.expectations.reversed() {
-            let reading = reader.read(fileAtPath: Array(Fixtures.photo(expected.file).utf8))
+            let reading = reader.read(path: Array(Fixtures.photo(expected.file).utf8))
             #expect(reading.status == expected.status, "\(expected.file)")
             #expect(reading.fix?.latitude == expected.latitude, "\(expected.file)")
             #expect(reading.fix?.longitude == expected.longitude, "\(expected.file)")
@@ -182,7 +182,7 @@ struct Expectation: CustomTestStringConvertible, Sendable {
     }
 
     @Test func theFullFixCarriesEveryOptionalField() throws {
-        let reading = GPSReader().read(file: Fixtures.photo("ne-little-endian.jpg"))
+        let reading = GPSReader().read(path: Fixtures.photo("ne-little-endian.jpg"))
         let fix = try #require(reading.fix)
         #expect(fix.direction == 262.5)
         #expect(fix.directionReference == .true)
@@ -198,17 +198,17 @@ struct Expectation: CustomTestStringConvertible, Sendable {
     }
 
     @Test func cameraInfoIsReadWithoutGPS() {
-        let reading = GPSReader().read(file: Fixtures.photo("exif-without-gps.jpg"))
+        let reading = GPSReader().read(path: Fixtures.photo("exif-without-gps.jpg"))
         #expect(
             reading.camera
                 == CameraInfo(make: "PhotoTag", model: "No GPS Camera", dateTimeOriginal: "2021:05:06 07:08:09"))
-        #expect(GPSReader().read(file: Fixtures.photo("no-exif.jpg")).camera == nil)
+        #expect(GPSReader().read(path: Fixtures.photo("no-exif.jpg")).camera == nil)
     }
 
     @Test(arguments: expectations.map(\.file))
     func readingBytesAgreesWithReadingTheFile(_ name: String) throws {
         let path = Fixtures.photo(name)
         let bytes = try readWholeFile(path)
-        #expect(GPSReader().read(bytes: bytes) == GPSReader().read(file: path))
+        #expect(GPSReader().read(bytes: bytes) == GPSReader().read(path: path))
     }
 }

@@ -126,7 +126,7 @@ final class CountingSource: ByteSource {
     @Test(arguments: expectations)
     func fixtureVideoHasItsExactOutcome(_ expected: VideoExpectation) throws {
         let path = Self.video(expected.file)
-        let reading = GPSReader().read(file: path)
+        let reading = GPSReader().read(path: path)
         #expect(reading.status == expected.status)
         #expect(reading.fix?.latitude == expected.latitude)
         #expect(reading.fix?.longitude == expected.longitude)

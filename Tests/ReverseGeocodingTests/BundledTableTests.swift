@@ -43,7 +43,7 @@ import Testing
         let match = try #require(Self.geocoder.nearestPlace(to: Coordinate(latitude: 48.8566, longitude: 2.3522)!))
         #expect(match.place.admin2 == "Paris")
         #expect(match.place.country == "France")
-        #expect(match.place.timezone == "Europe/Paris")
+        #expect(match.place.timeZone == "Europe/Paris")
     }
 
     @Test func suvaIsFoundFromBothSidesOfTheAntimeridian() throws {
@@ -74,7 +74,7 @@ import Testing
                     geonameId: 3413829, name: "Reykjavík", asciiName: "Reykjavik", admin1: "Höfuðborgarsvæði",
                     admin2: "Reykjavíkurborg", admin1Code: "39", admin2Code: "0000", countryCode: "IS",
                     country: "Iceland",
-                    timezone: "Atlantic/Reykjavik", population: 118_918, featureCode: "PPLC", latitude: 64.13548,
+                    timeZone: "Atlantic/Reykjavik", population: 118_918, featureCode: "PPLC", latitude: 64.13548,
                     longitude: -21.89541))
         #expect(reykjavik.distanceKm == 0)
     }

@@ -69,7 +69,7 @@ import Testing
         let time = try #require(resolve("2019-07-01T14:34:56", gps: "2019-06-30T09:13:02Z"))
         #expect(time.utc == "2019-07-01T12:34:56Z")
         #expect(time.local == "2019-07-01T14:34:56+02:00")
-        #expect(time.offsetSource == .timezone)
+        #expect(time.offsetSource == .timeZone)
         #expect(time.warnings == [.gpsTimeNotAnOffset(seconds: 105_714)])
         #expect(
             time.warnings.map(\.description) == [
@@ -81,7 +81,7 @@ import Testing
         let newYork = try #require(resolve("2019-07-01T08:34:56", zone: "America/New_York"))
         #expect(newYork.utc == "2019-07-01T12:34:56Z")
         #expect(newYork.local == "2019-07-01T08:34:56-04:00")
-        #expect(newYork.offsetSource == .timezone)
+        #expect(newYork.offsetSource == .timeZone)
         #expect(resolve("2010-01-15T12:00:00", zone: "Europe/Moscow")?.utc == "2010-01-15T09:00:00Z")
         #expect(resolve("2012-01-15T12:00:00", zone: "Europe/Moscow")?.utc == "2012-01-15T08:00:00Z")
         #expect(resolve("2015-01-15T12:00:00", zone: "Europe/Moscow")?.utc == "2015-01-15T09:00:00Z")
@@ -93,7 +93,7 @@ import Testing
         let time = try #require(resolve("2021-03-28T02:30:00"))
         #expect(time.utc == "2021-03-28T01:30:00Z")
         #expect(time.local == "2021-03-28T03:30:00+02:00")
-        #expect(time.offsetSource == .timezone)
+        #expect(time.offsetSource == .timeZone)
         #expect(
             time.warnings.map(\.description) == [
                 "2021-03-28T02:30:00 did not exist in Europe/Berlin (the clocks skipped 1 h); read with the offset before "
@@ -241,7 +241,7 @@ import Testing
         #expect(resolve("0000:00:00 00:00:00", gps: "garbage") == nil)
         #expect(resolve("2019-02-29T12:00:00") == nil)
         let badOffset = resolve("2019-07-01T14:34:56", offset: "+25:00")
-        #expect(badOffset?.offsetSource == .timezone)
+        #expect(badOffset?.offsetSource == .timeZone)
         #expect(badOffset?.warnings == [.badOffsetTimeOriginal("+25:00")])
     }
 }

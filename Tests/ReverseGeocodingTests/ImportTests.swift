@@ -19,7 +19,7 @@ import Testing
             paris
                 == Place(
                     geonameId: 2988507, name: "Paris", asciiName: "Paris", admin1: "Île-de-France", admin2: "Paris",
-                    admin1Code: "11", admin2Code: "75", countryCode: "FR", country: "France", timezone: "Europe/Paris",
+                    admin1Code: "11", admin2Code: "75", countryCode: "FR", country: "France", timeZone: "Europe/Paris",
                     population: 2_138_551, featureCode: "PPLC", latitude: 48.85341, longitude: 2.3488))
         let tonga = try #require(Self.dump.places.first { $0.geonameId == 4032243 })
         #expect(tonga.name == "Nuku‘alofa")
@@ -32,7 +32,7 @@ import Testing
         #expect(big.name == "\"Big\" Town")
         #expect(big.country == nil)  // ZZ is not in countryInfo.txt
         #expect(big.featureCode == nil)
-        #expect(big.timezone == nil)
+        #expect(big.timeZone == nil)
         let tiny = try #require(Self.dump.places.first { $0.geonameId == 7000002 })
         #expect(tiny.admin1Code == "99")
         #expect(tiny.admin1 == nil)  // FR.99 is not in admin1CodesASCII.txt

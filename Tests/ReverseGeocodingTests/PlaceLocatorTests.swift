@@ -48,7 +48,7 @@ import Testing
             let latitude = asin(z) * 180 / .pi, longitude = Double.random(in: -180..<180, using: &random)
             let location = Self.locate(latitude, longitude)
             let hit = BoundaryTable.bundled.lookup(latitude: latitude, longitude: longitude)
-            #expect(location.timezone.map { hit.timeZones.contains($0) } ?? hit.timeZones.isEmpty)
+            #expect(location.timeZone.map { hit.timeZones.contains($0) } ?? hit.timeZones.isEmpty)
             guard let country = location.countryCode else {
                 #expect(location.atSea && location.basis == .nearest)
                 continue
@@ -68,7 +68,7 @@ import Testing
         #expect(location.countryCode == nil && location.country == nil && location.admin1 == nil)
         let nearest = try #require(location.nearest)
         #expect(nearest.distanceKm > 100)
-        #expect(location.timezone == "Etc/GMT+2")
+        #expect(location.timeZone == "Etc/GMT+2")
     }
 
     /// A country with no place in the table names none, rather than one of another country.
@@ -84,7 +84,7 @@ import Testing
         let urumqi = Self.locate(43.80, 87.60)  // Ürümqi, inside both Asia/Urumqi and Asia/Shanghai
         let hit = BoundaryTable.bundled.lookup(latitude: 43.80, longitude: 87.60)
         #expect(Set(hit.timeZones) == ["Asia/Urumqi", "Asia/Shanghai"])
-        #expect(urumqi.timezone == Self.text(urumqi.nearest?.view.timezone))
+        #expect(urumqi.timeZone == Self.text(urumqi.nearest?.view.timeZone))
     }
 
     /// The region's name comes with its code, and the region is the point's country's: the
@@ -119,7 +119,7 @@ import Testing
         #expect(answer.countryCode == "FR" && answer.country == "France")
         #expect(answer.admin1Code == "11" && answer.admin1 == "Île-de-France")
         #expect(answer.admin2 == Self.text(location.admin2) && answer.admin2 != nil)
-        #expect(answer.timezone == "Europe/Paris")
+        #expect(answer.timeZone == "Europe/Paris")
     }
 
     /// An answer from a locator over a table of one's own stays readable after the locator and
@@ -128,7 +128,7 @@ import Testing
         let places = [
             Place(
                 geonameId: 1, name: "Ceanntar", asciiName: "Ceanntar", admin1: "Cúige", countryCode: "AA",
-                country: "Tír", timezone: "Etc/UTC", population: 20_000, featureCode: "PPLA", latitude: 10,
+                country: "Tír", timeZone: "Etc/UTC", population: 20_000, featureCode: "PPLA", latitude: 10,
                 longitude: 10)
         ]
         var locator: PlaceLocator? = PlaceLocator(
@@ -143,7 +143,7 @@ import Testing
         #expect(answer.basis == .nearest && !answer.atSea)
         #expect(answer.nearest?.place.name == "Ceanntar")
         #expect(answer.countryCode == "AA" && answer.country == "Tír")
-        #expect(answer.admin1 == "Cúige" && answer.timezone == "Etc/UTC")
+        #expect(answer.admin1 == "Cúige" && answer.timeZone == "Etc/UTC")
     }
 
     /// A person names the city, not its district: a photo in Steglitz is a Berlin photo, and

@@ -92,7 +92,7 @@ extension Context {
                 record = SidecarMerge.record(sidecar: path, kind: Sidecar.kind(ofName: path)!)
             case .path(let path, let sidecars):
                 record = SidecarMerge.record(
-                    path: path[...], reading: GPSReader().read(fileAtPath: path, streamLimit: Self.streamLimit),
+                    path: path[...], reading: GPSReader().read(path: path, streamLimit: Self.streamLimit),
                     sidecars: sidecars,
                     preferSidecar: selection.preferSidecar)
             case .standardInput(let reading):

@@ -209,7 +209,7 @@ extension Context {
                 } else {
                     pathBuffer.removeAll(keepingCapacity: true)
                     pathBuffer.append(contentsOf: path)
-                    embedded = GPSReader().read(fileAtPath: pathBuffer)
+                    embedded = GPSReader().read(path: pathBuffer)
                 }
                 // Without sidecars the reading is the record's as it is (moved in, not copied).
                 record =

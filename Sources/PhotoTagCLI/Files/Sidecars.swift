@@ -142,7 +142,7 @@ enum SidecarMerge {
         for path in sidecars {
             guard let kind = Sidecar.kind(ofName: path) else { continue }
             let name = String(decoding: path, as: UTF8.self)
-            let reading = Sidecar.read(fileAtPath: path, kind: kind)
+            let reading = Sidecar.read(path: path, kind: kind)
             if let error = reading.error {
                 record.sidecarWarnings.append("sidecar \(name): \(error)")
             } else {
@@ -194,7 +194,7 @@ enum SidecarMerge {
 
     /// The record of a sidecar read alone (no photo beside it, or named by itself).
     static func record(sidecar path: [UInt8], kind: Sidecar.Kind) -> PhotoRecord {
-        var record = PhotoRecord(path: path[...], reading: Sidecar.read(fileAtPath: path, kind: kind))
+        var record = PhotoRecord(path: path[...], reading: Sidecar.read(path: path, kind: kind))
         record.sidecar = String(decoding: path, as: UTF8.self)
         return record
     }

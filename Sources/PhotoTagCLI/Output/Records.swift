@@ -26,7 +26,7 @@ struct PlaceResult: Sendable {
 
     /// The time zone of the point: the zone that contains it (or the nearest place's, without
     /// boundaries).
-    var timeZone: String? { location?.timezone }
+    var timeZone: String? { location?.timeZone }
 
     /// The answer with its strings made, for text, CSV and the summary.
     var answer: PlaceAnswer? { location.map(PlaceAnswer.init) }
@@ -511,7 +511,7 @@ func writePlace(_ location: borrowing Location, fragments: PlaceFragments? = nil
     json.key("country")
     json.string(utf8: location.country)
     json.key("timezone")
-    json.string(location.timezone)
+    json.string(location.timeZone)
     json.key("population")
     json.integer(named?.0.population)
     json.key("featureCode")
@@ -588,7 +588,7 @@ private func writeCompactPlace(_ location: borrowing Location, fragments: PlaceF
     }
     room += JSONCursor.room(admin1) + JSONCursor.room(location.admin1Code) + JSONCursor.room(admin2)
     room += JSONCursor.room(location.countryCode) + JSONCursor.room(country)
-    room += JSONCursor.room(location.timezone) + JSONCursor.room(city?.name)
+    room += JSONCursor.room(location.timeZone) + JSONCursor.room(city?.name)
     json.piece(atMost: room) { out in
         let headStart = out.at
         if let cached {
@@ -613,7 +613,7 @@ private func writeCompactPlace(_ location: borrowing Location, fragments: PlaceF
         out.raw(",\"country\":")
         out.string(country)
         out.raw(",\"timezone\":")
-        out.string(location.timezone)
+        out.string(location.timeZone)
         let middleStart = out.at
         if let cached {
             out.copy(cached.middle)
@@ -761,7 +761,7 @@ protocol PlaceFields {
     var admin2: Text? { get }
     var countryCode: Text { get }
     var country: Text? { get }
-    var timezone: Text? { get }
+    var timeZone: Text? { get }
     var population: Int { get }
     var featureCode: Text? { get }
     var latitude: Double { get }
@@ -791,7 +791,7 @@ private func writePlaceObject(_ place: Place, distanceKm: Double, bearing: Doubl
     json.key("country")
     json.string(place.country)
     json.key("timezone")
-    json.string(place.timezone)
+    json.string(place.timeZone)
     json.key("population")
     json.integer(place.population)
     json.key("featureCode")
@@ -933,7 +933,7 @@ private func writeFlatPlace(_ location: Location?, to json: inout JSONWriter) {
     key()
     json.string(utf8: location.country)
     key()
-    json.string(location.timezone)
+    json.string(location.timeZone)
     key()
     json.integer(named?.0.population)
     key()
@@ -1065,7 +1065,7 @@ private func placeFields(_ answer: PlaceAnswer?) -> [String?] {
     let city = answer.city
     return [
         place.map { String($0.geonameId) }, place?.name, place?.asciiName, answer.admin1, answer.admin1Code,
-        answer.admin2, answer.countryCode, answer.country, answer.timezone, place.map { String($0.population) },
+        answer.admin2, answer.countryCode, answer.country, answer.timeZone, place.map { String($0.population) },
         place?.featureCode, place?.latitude.description, place?.longitude.description,
         named.map { roundedDistance($0.distanceKm).description }, named.map { String(roundedBearing($0.bearing)) },
         city.map { String($0.place.geonameId) }, city?.place.name, city.map { String($0.place.population) },

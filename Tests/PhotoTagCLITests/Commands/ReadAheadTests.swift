@@ -127,7 +127,7 @@ import Testing
         #expect(names.count > 10)
         for name in names {
             let path = Array((folder + "/" + name).utf8)
-            let byPath = GPSReader().read(fileAtPath: path)
+            let byPath = GPSReader().read(path: path)
             guard let descriptor = HeadPrefetch.openHead(path) else {
                 // Only what is not a regular file is left to the reader (none here).
                 Issue.record("\(name) was not opened ahead")

@@ -312,7 +312,7 @@ import Testing
         // Out of range and wrong kinds are invalid, with the reason.
         let far = read(#"{"geoData": {"latitude": 91, "longitude": 2}}"#)
         #expect(far.status == .invalidGPS)
-        #expect(far.warnings == [.outOfRange(tag: "Takeout geoData.latitude", degrees: 91, limit: 90)])
+        #expect(far.warnings == [.outOfRange(field: .takeout(path: "geoData.latitude"), degrees: 91, limit: 90)])
         let text = read(#"{"geoData": {"latitude": "48.1", "longitude": 2}}"#)
         #expect(text.status == .invalidGPS)
         #expect(text.warnings.first?.description == #"Takeout JSON geoData.latitude "48.1" is not a valid value"#)

@@ -38,7 +38,7 @@ import Testing
         // One batch: each JSON record after the one before in `batch`, the others through `scratch`.
         let batch = ByteBuffer(capacity: 16), scratch = ByteBuffer(capacity: 16)
         for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg", "ne-little-endian.jpg"] {
-            var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
+            var record = PhotoRecord(file: name, reading: GPSReader().read(path: Fixtures.photo(name)))
             record.resolveTime()
             let expected = formatter.render(.photo(record))
             let rendered = formatter.render(photo: record, appendingTo: batch, scratch: scratch)
@@ -57,7 +57,7 @@ import Testing
         var expected: [UInt8] = [], renderings: [RecordFormatter.Rendered] = []
         var byRecord = RecordEmitter(formatter: formatter)
         for name in ["ne-little-endian.jpg", "no-exif.jpg", "gps-date-invalid.jpg"] {
-            var record = PhotoRecord(file: name, reading: GPSReader().read(file: Fixtures.photo(name)))
+            var record = PhotoRecord(file: name, reading: GPSReader().read(path: Fixtures.photo(name)))
             record.resolveTime()
             expected += byRecord.emit(formatter.render(.photo(record)))
             renderings.append(formatter.render(photo: record, appendingTo: batch, scratch: scratch))
@@ -248,7 +248,7 @@ import Testing
             Place(
                 geonameId: index + 1, name: name, asciiName: name.isEmpty ? "x" : "ascii \(index)",
                 admin1: index % 2 == 0 ? name : nil, admin2: nil, countryCode: "FR", country: "Fr\"ance",
-                timezone: index % 3 == 0 ? nil : "Europe/Paris", population: index * 1000,
+                timeZone: index % 3 == 0 ? nil : "Europe/Paris", population: index * 1000,
                 featureCode: index == 1 ? nil : "PPL", latitude: Double(index) * 7.25 - 20,
                 longitude: Double(index) * 11.5)
         }
@@ -479,7 +479,7 @@ import Testing
     @Test(arguments: OutputFormat.allCases)
     func aPathIsWrittenAsItsText(format: OutputFormat) {
         let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
-        let reading = GPSReader().read(file: Fixtures.photo("ne-little-endian.jpg"))
+        let reading = GPSReader().read(path: Fixtures.photo("ne-little-endian.jpg"))
         let paths: [[UInt8]] = [
             Array("./plain/é/name with space.jpg".utf8), [0xFF, 0xFE] + Array(".jpg".utf8),
             Array("./a/".utf8) + [0xC3, 0x28, 0xED, 0xA0, 0x80, 0xF4, 0x90] + Array("\"q\".jpg".utf8), [],

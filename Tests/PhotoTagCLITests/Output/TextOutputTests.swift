@@ -202,7 +202,7 @@ import Testing
     @Test func aPlaceWithinFiftyMetresHasNoDirection() {
         let place = Place(
             geonameId: 1, name: "Paris", asciiName: "Paris", admin1: "Île-de-France", admin2: nil, countryCode: "FR",
-            country: nil, timezone: nil, population: 1, featureCode: nil, latitude: 48.85, longitude: 2.35)
+            country: nil, timeZone: nil, population: 1, featureCode: nil, latitude: 48.85, longitude: 2.35)
         #expect(
             placeLabel(PlaceMatch(place: place, distanceKm: 0, bearing: 270)) == "Paris, Île-de-France, FR — 0.0 km")
         #expect(placeLabel(PlaceMatch(place: place, distanceKm: 0.049, bearing: 270)).hasSuffix("— 0.0 km"))
