@@ -1,5 +1,5 @@
 # Release packages and the Spark examples; the Makefile includes this file.
-# See README, "Installing" and "More than one machine".
+# See docs/install.md ("Release packages") and docs/scale.md ("Apache Spark").
 
 # PACKAGES is where the packages go; SOURCE_DATE_EPOCH (default: the commit's time) dates them.
 PACKAGES ?= .build/packages

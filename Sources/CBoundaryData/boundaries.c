@@ -1,4 +1,4 @@
-// Embeds boundaries.table, built by 'phototag boundaries import' (see README, "Boundaries").
+// Embeds boundaries.table, built by 'phototag boundaries import' (see docs/places.md, "Boundaries", and CONTRIBUTING.md, "Rebuilding the tables").
 #include "CBoundaryData.h"
 
 _Alignas(64) static const unsigned char table[] = {

@@ -1,4 +1,4 @@
-// Embeds places.table, built by 'phototag places import' (see README, "The place data").
+// Embeds places.table, built by 'phototag places import' (see docs/places.md, "The place data", and CONTRIBUTING.md, "Rebuilding the tables").
 #include "CGeoNamesData.h"
 
 _Alignas(64) static const unsigned char table[] = {

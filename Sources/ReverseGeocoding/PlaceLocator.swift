@@ -10,7 +10,7 @@ import Synchronization
 /// Where a point is, as a person would say it: the country, region and time zone whose
 /// boundaries contain it, the nearest place inside that country, and the city a person would name.
 ///
-/// The rules (see README, "Where a point is"):
+/// The rules (see docs/places.md, "Where a point is"):
 ///
 /// - **Country, admin-1 region and time zone** come from the polygons of a ``BoundaryTable`` that
 ///   contain the point (with its coastal fallback, see ``BoundaryTable/features(_:fallback:)``).

@@ -53,7 +53,8 @@ enum Manual {
             and the IANA tz rules built into the binary.
             .SH OUTPUT
             Data goes to standard output, diagnostics to standard error. JSON records have fixed keys
-            in a fixed order; absent values are null. See the README for the record shape.
+            in a fixed order; absent values are null. The record shape is in docs/output.md, installed
+            in share/doc/phototag.
             .SH EXIT STATUS
             0 success; 1 (locate) some file has no usable position, (geocode) some coordinate has no
             place; 2 some input could not be read (the others are still reported); 64 usage error.
