@@ -9,15 +9,18 @@ let package = Package(
         .library(name: "ReverseGeocoding", targets: ["ReverseGeocoding"]),
     ],
     targets: [
+        // libexif's headers, and the library to link.
         .systemLibrary(
             name: "CExif",
             pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"]), .brew(["libexif"])]
         ),
+        // PhotoGPS's helpers over libexif: the allocator arena and the entry accessors.
+        .target(name: "CExifShim", dependencies: ["CExif"]),
         // System calls, the lock, decimal numbers and dates: one of each for every module
         // (`package` access; not a product).
         .target(name: "PhotoTagSupport"),
-        .target(name: "PhotoGPS", dependencies: ["CExif", "PhotoTagSupport"]),
+        .target(name: "PhotoGPS", dependencies: ["CExif", "CExifShim", "PhotoTagSupport"]),
         // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
         .target(name: "CGeoNamesData", exclude: ["places.table"]),
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).

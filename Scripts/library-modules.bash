@@ -24,9 +24,10 @@ build_library_modules() {
     done
     local bin
     bin=$("$swift" build --show-bin-path)
-    # SwiftPM writes the module maps of the C targets (CGeoNamesData, CBoundaryData) into their
-    # build folders; CExif's is in the source tree.
-    search_paths=(-I "$bin/Modules" -I "$bin/CGeoNamesData.build" -I "$bin/CBoundaryData.build" -I Sources/CExif)
+    # SwiftPM writes the module maps of the C targets (CGeoNamesData, CBoundaryData, CExifShim)
+    # into their build folders; CExif's is in the source tree.
+    search_paths=(-I "$bin/Modules" -I "$bin/CGeoNamesData.build" -I "$bin/CBoundaryData.build")
+    search_paths+=(-I "$bin/CExifShim.build" -I Sources/CExif)
     local flag
     for flag in $(pkg-config --cflags-only-I libexif 2>/dev/null); do search_paths+=(-I "${flag#-I}"); done
     if command -v xcrun >/dev/null 2>&1; then search_paths+=(-sdk "$(xcrun --show-sdk-path)"); fi

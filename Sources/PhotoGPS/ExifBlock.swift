@@ -1,4 +1,5 @@
 import CExif
+import CExifShim
 
 /// One EXIF block loaded and decoded by libexif, freed when this value goes away.
 ///
@@ -32,12 +33,6 @@ struct ExifBlock: ~Copyable {
     }
 
     /// A new ExifData of the thread's arena with `bytes` loaded.
-    ///
-    /// Never inlined: the arena's state lives in the static functions of the C header, of which
-    /// each object file has its own copy, so its C calls must stay in this file's object (an
-    /// initializer inlined into GPSReader.swift took data from another arena than the one
-    /// `deinit` releases it to, which then never emptied and fell back to malloc).
-    @inline(never)
     private static func load(
         _ bytes: UnsafeBufferPointer<UInt8>
     ) throws(PhotoGPSError) -> UnsafeMutablePointer<ExifData> {
@@ -46,17 +41,9 @@ struct ExifBlock: ~Copyable {
         return data
     }
 
-    deinit { Self.release(data) }
-
-    /// Releases a block's ExifData to the thread's arena; never inlined, for the reason
-    /// ``load(_:)`` is not.
-    @inline(never)
-    private static func release(_ data: UnsafeMutablePointer<ExifData>) { CExif_releaseArenaData(data) }
+    deinit { CExif_releaseArenaData(data) }
 
     /// The size of the calling thread's arena, in bytes (0 before its first block).
-    ///
-    /// Here, not called from elsewhere: every object file that calls the arena's C functions
-    /// has its own copy of them and their state.
     static var threadArenaCapacity: Int { CExif_threadArenaCapacity() }
 
     /// The entries of the GPS IFD that the policy reads.

@@ -295,15 +295,12 @@ public struct GPSReader: Sendable {
                 : .malformedEXIF("the EXIF block has no TIFF header")
         }
         // libexif gets only the tags phototag reads (IFD0's Make and Model, three EXIF tags, the GPS
-        // IFD), rebuilt compactly, not the APP1 as is. Measured with callgrind over the 115 EXIF
-        // APP1 blocks of the JPEGs in the development corpus (release build, libexif 0.6.24), in
-        // instructions a block: compacting 66k, then libexif loads and frees the small block in
-        // 21k, 87k in all; libexif given the APP1 as is takes 123k (97k to load, as it parses maker
-        // notes and copies thumbnails, 26k to free). A timing loop agrees (18-26 µs against
-        // 29-44 µs a block on a busy machine). The block as is also reads differently: in one of
-        // those files libexif drops the EXIF and GPS IFDs that compaction finds. A block whose
-        // IFD0 cannot be read goes as is. The compact block is written in temporary memory,
-        // which libexif copies what it keeps from.
+        // IFD), rebuilt compactly, not the APP1 as is: loading the APP1 as is costs libexif much
+        // more (it parses maker notes and copies thumbnails, and looks up the name of every entry),
+        // and libexif drops the EXIF and GPS IFDs that compaction finds in the APP1 of one file of
+        // the development corpus, pillow__Tests__images__exif_gps.jpg (CompactBlockCorpusTests).
+        // A block whose IFD0 cannot be read goes as is. The compact block is written in temporary
+        // memory, which libexif copies what it keeps from.
         // The entries are read into the thread's arrays, given back once libexif has the block.
         let block: ExifBlock
         let arrays = EntryArrays.current
