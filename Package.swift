@@ -40,6 +40,8 @@ let package = Package(
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),
         .testTarget(name: "PhotoTagMapTests", dependencies: ["PhotoTagMap", "ReverseGeocoding", "TestSupport"]),
+        // Costs rather than answers: page faults, and the reads strace sees the built binary make.
+        .testTarget(name: "PerformanceTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c2x

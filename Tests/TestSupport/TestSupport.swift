@@ -21,6 +21,23 @@ public enum Fixtures {
     public static let places = root + "/geonames/test.places"
 }
 
+/// The products of the build the tests run from, found beside the test bundle.
+public enum BuiltProducts {
+    /// The repository root.
+    public static let root = String(Fixtures.root.dropLast("/Fixtures".count))
+
+    /// The executable `name` beside the test bundle in the build folder (or in the folder above
+    /// it), else in `.build/debug`.
+    public static func path(of name: String) -> String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root + "/.build/debug/" + name
+    }
+}
+
 /// A seeded generator (PhotoTagSupport's SplitMix64), so every run tests the same values.
 package typealias SeededGenerator = SplitMix64
 
