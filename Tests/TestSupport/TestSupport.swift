@@ -38,6 +38,19 @@ public enum BuiltProducts {
     }
 }
 
+/// Sidecar texts the PhotoGPS and CLI tests both write.
+public enum SidecarText {
+    /// An XMP sidecar's text with these `rdf:Description` attributes.
+    public static func xmp(_ attributes: String) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          xmlns:xmp="http://ns.adobe.com/xap/1.0/" \(attributes)/>
+        </rdf:RDF></x:xmpmeta>
+        """
+    }
+}
+
 /// A seeded generator (PhotoTagSupport's SplitMix64), so every run tests the same values.
 package typealias SeededGenerator = SplitMix64
 
