@@ -23,8 +23,10 @@ let package = Package(
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
         .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),
+        // The HTML map's CSS and JavaScript, embedded the same way (see Sources/CMapAssets/assets.c).
+        .target(name: "CMapAssets", exclude: ["map.css", "map.js"]),
         // The SVG and HTML maps (`package` access; not a product).
-        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding"]),
+        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagMap", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
