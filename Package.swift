@@ -26,8 +26,10 @@ let package = Package(
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
         .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),
+        // The HTML map's CSS and JavaScript, embedded the same way (see Sources/CMapAssets/assets.c).
+        .target(name: "CMapAssets", exclude: ["map.css", "map.js"]),
         // The SVG and HTML maps (`package` access; not a product).
-        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding"]),
+        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagMap", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
@@ -43,6 +45,8 @@ let package = Package(
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),
         .testTarget(name: "PhotoTagMapTests", dependencies: ["PhotoTagMap", "ReverseGeocoding", "TestSupport"]),
+        // Costs rather than answers: page faults, and the reads strace sees the built binary make.
+        .testTarget(name: "PerformanceTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c2x

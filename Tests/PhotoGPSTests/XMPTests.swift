@@ -136,7 +136,10 @@ import Testing
             return
         }
         #expect(attributes.first?.1 == "<AB&")
-        guard case .text(let text)? = tokenizer.next() else { return }
+        guard case .text(let text)? = tokenizer.next() else {
+            Issue.record("no text after the start tag")
+            return
+        }
         #expect(text == Array("<raw>".utf8))
     }
 }

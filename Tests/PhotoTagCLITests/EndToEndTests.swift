@@ -10,17 +10,10 @@ import Testing
 /// `PHOTOTAG_UPDATE_GOLDEN=1 swift test --filter EndToEndTests` and review the diff.
 enum Binary {
     /// The repository root.
-    static let root = String(Fixtures.root.dropLast("/Fixtures".count))
+    static let root = BuiltProducts.root
 
     /// `phototag` beside the test bundle in the build folder.
-    static let path: String = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for candidate in [bundle, bundle.deletingLastPathComponent()] {
-            let path = candidate.appendingPathComponent("phototag").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return root + "/.build/debug/phototag"
-    }()
+    static let path = BuiltProducts.path(of: "phototag")
 
     struct Result {
         var status: Int32

@@ -104,6 +104,15 @@ struct ConsoleExample: CustomTestStringConvertible, Sendable {
         #expect(Self.examples.allSatisfy { $0.command.hasPrefix("phototag ") || $0.command.contains("| phototag ") })
     }
 
+    /// Every Markdown file found reads as UTF-8 text: one that does not would lose its
+    /// transcripts without a word (`examples` leaves it out).
+    @Test func everyMarkdownFileIsReadable() throws {
+        #expect(Self.markdownFiles.count >= 10, "\(Self.markdownFiles)")
+        for file in Self.markdownFiles {
+            _ = try String(contentsOfFile: Binary.root + "/" + file, encoding: .utf8)
+        }
+    }
+
     @Test func theFilesWithTranscriptsAreFound() {
         let files = Set(Self.examples.map(\.file))
         for file in [Self.frontPage, "docs/guide.md", "docs/output.md", "docs/places.md", "CONTRIBUTING.md"] {

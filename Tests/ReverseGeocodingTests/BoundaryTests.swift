@@ -5,14 +5,10 @@ import Testing
 @testable import ReverseGeocoding
 
 /// Where the boundary GeoJSON files are (`../shared/boundaries`, or `PHOTOTAG_SHARED`), or `nil`
-/// with a visible message when they are absent.
+/// when they are absent (the tests that need them are then skipped, with the reason).
 private let sharedBoundaries: String? = {
     let directory = SharedData.path("boundaries")
-    guard FileManager.default.fileExists(atPath: directory + "/timezones.geojson") else {
-        print("note: \(directory) is absent; skipping the boundary tests that need the GeoJSON files")
-        return nil
-    }
-    return directory
+    return FileManager.default.fileExists(atPath: directory + "/timezones.geojson") ? directory : nil
 }()
 
 /// A point-in-polygon reference straight from the GeoJSON features: for each feature, the parity
@@ -61,15 +57,25 @@ private struct PolygonBruteForce {
 @Suite struct BoundaryTests {
     static let table = BoundaryTable.bundled
 
-    /// The three layers read from the shared files, with their references; `nil` when absent.
-    static let layers: (timeZones: [BoundaryFeature], countries: [BoundaryFeature], admin1: [BoundaryFeature])? = {
-        guard let directory = sharedBoundaries else { return nil }
-        guard let timeZones = try? GeoJSONReader.read(path: directory + "/timezones.geojson"),
-            let countries = try? GeoJSONReader.read(path: directory + "/countries.geojson"),
-            let admin1 = try? GeoJSONReader.read(path: directory + "/admin1.geojson")
-        else { return nil }
-        return (timeZones, countries, admin1)
-    }()
+    typealias Layers = (timeZones: [BoundaryFeature], countries: [BoundaryFeature], admin1: [BoundaryFeature])
+
+    /// The three layers read from the shared files, once: the reader's error if one of them
+    /// cannot be read, which fails the tests that use them.
+    static let readLayers: Result<Layers, any Error> = Result {
+        let directory = try #require(sharedBoundaries, "the tests that need the layers are enabled only with them")
+        return (
+            try GeoJSONReader.read(path: directory + "/timezones.geojson"),
+            try GeoJSONReader.read(path: directory + "/countries.geojson"),
+            try GeoJSONReader.read(path: directory + "/admin1.geojson")
+        )
+    }
+
+    /// The three layers, or the error that read them.
+    static func layers() throws -> Layers { try readLayers.get() }
+
+    static let needsTheGeoJSON = ConditionTrait.enabled(
+        if: sharedBoundaries != nil,
+        "the boundary GeoJSON (\(SharedData.path("boundaries"))/timezones.geojson…) is not present")
 
     // MARK: the bundled table
 
@@ -182,8 +188,8 @@ private struct PolygonBruteForce {
 
     // MARK: against the GeoJSON
 
-    @Test func containmentAgreesWithBruteForceOn100kPoints() throws {
-        guard let layers = Self.layers else { return }
+    @Test(needsTheGeoJSON) func containmentAgreesWithBruteForceOn100kPoints() throws {
+        let layers = try Self.layers()
         let all = layers.timeZones + layers.countries + layers.admin1
         let reference = PolygonBruteForce(all)
         var generator = SeededGenerator(state: 2026)
@@ -236,8 +242,8 @@ private struct PolygonBruteForce {
 
     /// A border shared by two countries: the point on it belongs to the one east of it (north of
     /// an east-west edge), at the edge's midpoint and at its vertices alike.
-    @Test func pointsOnSharedBordersBelongToTheEasternOrNorthernNeighbour() throws {
-        guard let layers = Self.layers else { return }
+    @Test(needsTheGeoJSON) func pointsOnSharedBordersBelongToTheEasternOrNorthernNeighbour() throws {
+        let layers = try Self.layers()
         var owner: [[Int32]: Int] = [:]
         for (number, feature) in layers.countries.enumerated() {
             for ring in feature.polygons.joined() {
@@ -397,7 +403,7 @@ private struct PolygonBruteForce {
         }
     }
 
-    @Test func theReaderReportsFileLineAndWhat() {
+    @Test func theReaderReportsFileLineAndWhat() throws {
         func error(_ text: String) -> String {
             do {
                 _ = try GeoJSONReader.parse(Array(text.utf8), name: "x.geojson")
@@ -430,11 +436,12 @@ private struct PolygonBruteForce {
                 == "x.geojson, line 2: longitude out of range")
         #expect(error(head + "\n\n]") == "x.geojson, line 4: unexpected end of file, expected ',' or '}'")
         #expect(error(head + "]}\nx") == "x.geojson, line 3: text after the FeatureCollection")
-        let parsed = try? GeoJSONReader.parse(
+        let parsed = try GeoJSONReader.parse(
             Array(feature("{\"type\":\"Polygon\",\"coordinates\":[[[-0.5,0],[1.25,0],[1,1],[-0.5,0]]]}").utf8),
             name: "x")
-        #expect(parsed?.first?.polygons.first?.first?.first == GridPoint(x: -50_000, y: 0))
-        #expect(parsed?.first?.property("a") == "b")
+        let first = try #require(parsed.first)
+        #expect(first.polygons.first?.first?.first == GridPoint(x: -50_000, y: 0))
+        #expect(first.property("a") == "b")
     }
 }
 

@@ -21,6 +21,36 @@ public enum Fixtures {
     public static let places = root + "/geonames/test.places"
 }
 
+/// The products of the build the tests run from, found beside the test bundle.
+public enum BuiltProducts {
+    /// The repository root.
+    public static let root = String(Fixtures.root.dropLast("/Fixtures".count))
+
+    /// The executable `name` beside the test bundle in the build folder (or in the folder above
+    /// it), else in `.build/debug`.
+    public static func path(of name: String) -> String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let path = candidate.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return root + "/.build/debug/" + name
+    }
+}
+
+/// Sidecar texts the PhotoGPS and CLI tests both write.
+public enum SidecarText {
+    /// An XMP sidecar's text with these `rdf:Description` attributes.
+    public static func xmp(_ attributes: String) -> String {
+        """
+        <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+        <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+          xmlns:xmp="http://ns.adobe.com/xap/1.0/" \(attributes)/>
+        </rdf:RDF></x:xmpmeta>
+        """
+    }
+}
+
 /// A seeded generator (PhotoTagSupport's SplitMix64), so every run tests the same values.
 package typealias SeededGenerator = SplitMix64
 

@@ -32,20 +32,15 @@ import Testing
     }
 
     @Test func theLaterOfProgressAndNoProgressWins() throws {
-        guard case .locate(let on) = try Self.parse("locate", "--no-progress", "--progress", "a.jpg") else {
-            Issue.record("not locate")
-            return
-        }
+        let on = try #require(
+            Self.parse("locate", "--no-progress", "--progress", "a.jpg").locateOptions, "not a locate")
         #expect(on.output.progress == true)
-        guard case .locate(let auto) = try Self.parse("locate", "a.jpg") else { return }
+        let auto = try #require(Self.parse("locate", "a.jpg").locateOptions, "not a locate")
         #expect(auto.output.progress == nil)
     }
 
     @Test func jsonIsShortForFormatJSON() throws {
-        guard case .geocode(let options) = try Self.parse("geocode", "--json", "1,2") else {
-            Issue.record("not geocode")
-            return
-        }
+        let options = try #require(Self.parse("geocode", "--json", "1,2").geocodeOptions, "not a geocode")
         #expect(options.output.format == .json)
         #expect(options.coordinates == Self.files("1,2"))
     }
@@ -63,17 +58,14 @@ import Testing
             "scan", "--all-files", "--hidden", "--sort", "--with-gps", "--near", "48.85,2.29", "--within=10",
             "--no-place", "~/Pictures", "/tmp")
         #expect(parsed == .scan(expected))
-        guard case .scan(let without) = try Self.parse("scan", "--without-gps", ".") else { return }
+        let without = try #require(Self.parse("scan", "--without-gps", ".").scanOptions, "not a scan")
         #expect(without.gpsFilter == .withoutGPS)
     }
 
     @Test func doubleDashEndsOptionsAndNegativeCoordinatesAreNotOptions() throws {
         #expect(
             try Self.parse("locate", "--", "--json", "-q") == .locate(LocateOptions(files: Self.files("--json", "-q"))))
-        guard case .geocode(let options) = try Self.parse("geocode", "-33.9,151.2", "-", "--json") else {
-            Issue.record("not geocode")
-            return
-        }
+        let options = try #require(Self.parse("geocode", "-33.9,151.2", "-", "--json").geocodeOptions, "not a geocode")
         #expect(options.coordinates == Self.files("-33.9,151.2", "-"))
         #expect(options.output.format == .json)
     }
@@ -143,21 +135,15 @@ import Testing
     }
 
     @Test func unambiguousPrefixesOfLongOptionsAreAccepted() throws {
-        guard
-            case .locate(let options) = try Self.parse(
-                "locate", "--form", "ndjson", "--summary-f", "s.json", "--near=3", "a.jpg")
-        else {
-            Issue.record("not locate")
-            return
-        }
+        let options = try #require(
+            Self.parse(
+                "locate", "--form", "ndjson", "--summary-f", "s.json", "--near=3", "a.jpg"
+            ).locateOptions, "not a locate")
         #expect(options.output.format == .ndjson)
         #expect(options.output.summary && options.output.summaryFile == "s.json")
         #expect(options.place.nearest == 3)
         // An exact name wins over the longer names it begins: --json is not ambiguous.
-        guard case .scan(let scan) = try Self.parse("scan", "--json", "--with-", "--no-pl", ".") else {
-            Issue.record("not scan")
-            return
-        }
+        let scan = try #require(Self.parse("scan", "--json", "--with-", "--no-pl", ".").scanOptions, "not a scan")
         #expect(scan.output.format == .json)
         #expect(scan.gpsFilter == .withGPS)
         #expect(scan.place.skip)
@@ -165,13 +151,10 @@ import Testing
 
     @Test(arguments: ["2024-02-29", "2000-02-29", "2026-12-31", "2026-01-01"])
     func realDatesAreAccepted(date: String) throws {
-        guard
-            case .placesImport(let options) = try Self.parse(
-                "places", "import", "--from", "d", "--output", "o", "--date", date)
-        else {
-            Issue.record("not places import")
-            return
-        }
+        let options = try #require(
+            Self.parse(
+                "places", "import", "--from", "d", "--output", "o", "--date", date
+            ).importOptions, "not a places import")
         #expect(options.date == date)
     }
 

@@ -227,12 +227,8 @@ import Testing
 
     /// `scan --near` reads coordinates as `geocode` does.
     @Test func nearTakesDegreesMinutesAndSeconds() throws {
-        guard
-            case .scan(let options) = try Invocation.parse(["scan", "--near", "33°52'S 151°12'E", "--within", "5", "."])
-        else {
-            Issue.record("not scan")
-            return
-        }
+        let options = try #require(
+            Invocation.parse(["scan", "--near", "33°52'S 151°12'E", "--within", "5", "."]).scanOptions, "not a scan")
         #expect(abs(try #require(options.near).latitude + (33 + 52 / 60)) < 1e-9)
     }
 

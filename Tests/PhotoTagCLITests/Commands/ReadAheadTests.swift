@@ -107,17 +107,11 @@ import Testing
     }
 
     @Test func readersAreThirtyTwoByDefaultAndJobsWhenGiven() throws {
-        guard case .scan(let defaults) = try Invocation.parse(["scan", "."]) else {
-            Issue.record("not a scan")
-            return
-        }
+        let defaults = try #require(Invocation.parse(["scan", "."]).scanOptions, "not a scan")
         #expect(defaults.selection.readers == max(32, processorCount()))
         // locate keeps one worker per core.
         #expect(defaults.selection.workers == processorCount())
-        guard case .scan(let two) = try Invocation.parse(["scan", "--jobs", "2", "."]) else {
-            Issue.record("not a scan")
-            return
-        }
+        let two = try #require(Invocation.parse(["scan", "--jobs", "2", "."]).scanOptions, "not a scan")
         #expect(two.selection.readers == 2)
     }
 

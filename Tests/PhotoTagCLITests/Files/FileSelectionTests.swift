@@ -10,9 +10,7 @@ import Testing
 /// `--max-depth` and `--no-follow`.
 @Suite struct FileSelectionTests {
     /// A located JPEG.
-    static let photo: Data = {
-        (try? Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))) ?? Data()
-    }()
+    static let photo = try! Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg")))
 
     /// A BigTIFF header: a real photo container that phototag cannot read.
     static let bigTIFF = Data("II+\0".utf8) + Data([8, 0, 0, 0]) + Data(count: 16)
@@ -351,10 +349,7 @@ import Testing
         #expect(run("scan", "--jobs", "0", ".").status == 64)
         #expect(
             run("locate", "--jobs", "many", "x.jpg").errors.hasPrefix("Error: option '--jobs' needs a whole number"))
-        guard case .scan(let options) = try Invocation.parse(["scan", "--jobs", "3", "."]) else {
-            Issue.record("not a scan")
-            return
-        }
+        let options = try #require(Invocation.parse(["scan", "--jobs", "3", "."]).scanOptions, "not a scan")
         #expect(options.selection.workers == 3)
         let one = try Binary.run(["scan", "--no-place", "--format", "ndjson", "--jobs", "1", "Fixtures/photos"])
         let every = try Binary.run(["scan", "--no-place", "--format", "ndjson", "Fixtures/photos"])

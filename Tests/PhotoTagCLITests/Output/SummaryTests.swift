@@ -9,11 +9,10 @@ import Testing
 /// `--summary` in machine form (one JSON line with `json`/`ndjson`) and `--summary-file`.
 @Suite struct SummaryTests {
     /// Every photo fixture: located ones, ones without GPS, invalid ones and unreadable ones.
-    static let photos: [String] = {
+    static func photos() throws -> [String] {
         let folder = Fixtures.root + "/photos"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.sorted().map { folder + "/" + $0 }
-    }()
+        return try listDirectory(folder).sorted().map { folder + "/" + $0 }
+    }
 
     /// Runs phototag in-process with the arguments given as an array.
     static func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
@@ -22,11 +21,10 @@ import Testing
         return (status, output.text, errors.text)
     }
 
-    /// A JSON object decoded by Foundation, or a recorded issue.
-    static func object(_ text: String) -> [String: Any]? {
-        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        if object == nil { Issue.record("not a JSON object: \(text)") }
-        return object
+    /// A JSON object decoded by Foundation; the test fails when the text is not one.
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(
+            JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "not a JSON object: \(text)")
     }
 
     /// The summary the records themselves add up to: statuses, countries and places by id.
@@ -47,10 +45,10 @@ import Testing
     }
 
     /// Checks a decoded summary against the records: every count, every key in order.
-    static func check(_ summaryLine: String, against records: [[String: Any]]) {
+    static func check(_ summaryLine: String, against records: [[String: Any]]) throws {
         #expect(summaryLine.hasSuffix("}\n") && summaryLine.dropLast().allSatisfy { $0 != "\n" }, "one line")
         #expect(summaryLine.hasPrefix(#"{"files":"#))
-        guard let summary = object(summaryLine) else { return }
+        let summary = try object(summaryLine)
         let expected = expectedCounts(ofRecords: records)
         #expect(summary["files"] as? Int == records.count)
         #expect(summary["statuses"] as? [String: Int] == expected.statuses)
@@ -69,12 +67,13 @@ import Testing
     }
 
     @Test func ndjsonSummaryIsOneJSONLineOnStderrThatAddsUpTheRecords() throws {
-        let result = Self.run(["locate", "--format", "ndjson", "--summary", "--places", Fixtures.places] + Self.photos)
-        let records = result.output.split(separator: "\n").compactMap { Self.object(String($0)) }
-        #expect(records.count == Self.photos.count)
+        let photos = try Self.photos()
+        let result = Self.run(["locate", "--format", "ndjson", "--summary", "--places", Fixtures.places] + photos)
+        let records = try result.output.split(separator: "\n").map { try Self.object(String($0)) }
+        #expect(records.count == photos.count)
         // Per-file errors come first, each on its line; the summary is the last line.
         let lastLine = result.errors.split(separator: "\n").last.map { $0 + "\n" } ?? ""
-        Self.check(String(lastLine), against: records)
+        try Self.check(String(lastLine), against: records)
         #expect(result.errors.split(separator: "\n").dropLast().allSatisfy { $0.hasPrefix("phototag: ") })
     }
 
@@ -87,9 +86,10 @@ import Testing
             Fixtures.root + "/photos",
         ])
         #expect(result.errors == "")
-        let records = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        let records = try #require(
+            JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]], "not a JSON array")
         #expect(!records.isEmpty)
-        Self.check(try String(contentsOfFile: file, encoding: .utf8), against: records)
+        try Self.check(String(contentsOfFile: file, encoding: .utf8), against: records)
     }
 
     @Test func textAndCSVWriteTheTextSummaryToTheFileAndStillPrintTheRecords() throws {
@@ -143,7 +143,7 @@ import Testing
                 times: 1)
         }
         let json = summary.json()
-        guard let decoded = Self.object(json) else { return }
+        let decoded = try Self.object(json)
         let places = decoded["places"] as? [[String: Any]] ?? []
         #expect(places.count == 27)
         #expect(places.prefix(2).map { $0["name"] as? String } == ["Town 25", "Town 24"])

@@ -6,6 +6,7 @@ import Testing
 /// binary makes on each file and the bytes they return. Skipped (visibly) where strace is absent.
 @Suite(.enabled(if: Strace.path != nil, "strace is not installed (apt-get install strace)"))
 struct VideoReadTests {
+    static let phototag = BuiltProducts.path(of: "phototag")
 
     /// The `pread64` calls of `phototag locate --no-place FILE`: how many and how many bytes.
     static func preads(_ file: String) throws -> (calls: Int, bytes: Int, output: String) {
@@ -15,7 +16,7 @@ struct VideoReadTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Strace.path!)
         process.arguments = [
-            "-f", "-xx", "-e", "trace=openat,pread64", "-o", trace, Binary.path, "locate", "--no-place", file,
+            "-f", "-xx", "-e", "trace=openat,pread64", "-o", trace, Self.phototag, "locate", "--no-place", file,
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -66,8 +67,8 @@ struct VideoReadTests {
 
         var files = [long]
         files += try listDirectory(Fixtures.root + "/videos").sorted().map { Fixtures.root + "/videos/" + $0 }
-        let corpus = VideoCorpusFiles.directory
-        if VideoCorpusFiles.available {
+        let corpus = SharedData.path("corpus/video-dev")
+        if FileManager.default.fileExists(atPath: corpus + "/manifest.tsv") {
             files += try listDirectory(corpus).sorted().filter { !$0.hasSuffix(".xmp") && !$0.hasSuffix(".tsv") }
                 .filter { !$0.hasSuffix(".txt") }.map { corpus + "/" + $0 }
         }

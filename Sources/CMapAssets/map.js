@@ -1,0 +1,259 @@
+"use strict";
+(function () {
+  var data = JSON.parse(document.getElementById("photo-data").textContent);
+  var svg = document.getElementById("map");
+  var view = document.getElementById("view");
+  var tip = document.getElementById("tip");
+  var box = document.getElementById("mapbox");
+  var base = view.viewBox.baseVal;
+  var home = { x: base.x, y: base.y, w: base.width, h: base.height };
+  var current = { x: home.x, y: home.y, w: home.w, h: home.h };
+  var markers = [];
+  for (var i = 0; i < data.markers.length; i++) {
+    var circle = document.getElementById("m" + i);
+    markers.push({ circle: circle, x: +circle.getAttribute("cx"), y: +circle.getAttribute("cy"),
+                   r: +circle.getAttribute("r"), count: document.getElementById("c" + i),
+                   label: document.getElementById("l" + i), halo: document.getElementById("h" + i) });
+  }
+  markers.forEach(function (m) {
+    // The tooltip below replaces the SVG's own titles (kept for readers without script).
+    var title = m.circle.querySelector("title");
+    if (title) { title.remove(); }
+    [m.label, m.halo].forEach(function (text) {
+      if (text) { text.dx0 = +text.getAttribute("x") - m.x; text.dy0 = +text.getAttribute("y") - m.y; }
+    });
+  });
+  var labels = document.getElementById("labels");
+  var countsGroup = document.getElementById("counts");
+
+  function apply() {
+    view.setAttribute("viewBox", [current.x, current.y, current.w, current.h].join(" "));
+    var zoom = home.w / current.w;
+    markers.forEach(function (m) {
+      m.circle.setAttribute("r", m.r / zoom);
+      if (m.count) { m.count.setAttribute("y", m.y + 3.5 / zoom); }
+      [m.label, m.halo].forEach(function (text) {
+        if (text) {
+          text.setAttribute("x", m.x + text.dx0 / zoom);
+          text.setAttribute("y", m.y + text.dy0 / zoom);
+          text.setAttribute("stroke-width", text === m.halo ? 3 / zoom : 0);
+        }
+      });
+    });
+    labels.setAttribute("font-size", 12 / zoom);
+    countsGroup.setAttribute("font-size", 10 / zoom);
+  }
+
+  function clamp() {
+    current.w = Math.min(home.w, Math.max(home.w / 256, current.w));
+    current.h = current.w * home.h / home.w;
+    current.x = Math.min(home.x + home.w - current.w, Math.max(home.x, current.x));
+    current.y = Math.min(home.y + home.h - current.h, Math.max(home.y, current.y));
+  }
+
+  function toView(clientX, clientY) {
+    var rect = view.getBoundingClientRect();
+    return { x: current.x + (clientX - rect.left) / rect.width * current.w,
+             y: current.y + (clientY - rect.top) / rect.height * current.h };
+  }
+
+  function zoomAt(factor, point) {
+    var w = current.w / factor;
+    var h = current.h / factor;
+    current.x = point.x - (point.x - current.x) * w / current.w;
+    current.y = point.y - (point.y - current.y) * h / current.h;
+    current.w = w;
+    current.h = h;
+    clamp();
+    apply();
+  }
+
+  function centre() { return { x: current.x + current.w / 2, y: current.y + current.h / 2 }; }
+  document.getElementById("zoom").hidden = false;
+  document.getElementById("zoom-in").addEventListener("click", function () { zoomAt(2, centre()); });
+  document.getElementById("zoom-out").addEventListener("click", function () { zoomAt(0.5, centre()); });
+  document.getElementById("zoom-reset").addEventListener("click", function () {
+    current = { x: home.x, y: home.y, w: home.w, h: home.h };
+    apply();
+  });
+
+  view.addEventListener("wheel", function (event) {
+    event.preventDefault();
+    var step = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
+    zoomAt(Math.exp(-step * 0.002), toView(event.clientX, event.clientY));
+  }, { passive: false });
+
+  var pointers = new Map();
+  var gesture = null;
+  var moved = false;
+  function startGesture() {
+    var list = Array.from(pointers.values());
+    if (list.length === 1) {
+      gesture = { x: list[0].x, y: list[0].y, start: { x: current.x, y: current.y } };
+    } else if (list.length === 2) {
+      var mid = { x: (list[0].x + list[1].x) / 2, y: (list[0].y + list[1].y) / 2 };
+      gesture = { distance: Math.hypot(list[0].x - list[1].x, list[0].y - list[1].y), mid: mid,
+                  anchor: toView(mid.x, mid.y), w: current.w };
+    } else {
+      gesture = null;
+    }
+  }
+  view.addEventListener("pointerdown", function (event) {
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    moved = false;
+    startGesture();
+  });
+  view.addEventListener("pointermove", function (event) {
+    if (!pointers.has(event.pointerId) || !gesture) { return; }
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    var list = Array.from(pointers.values());
+    var rect = view.getBoundingClientRect();
+    if (list.length === 1 && gesture.start) {
+      var dx = list[0].x - gesture.x, dy = list[0].y - gesture.y;
+      if (!moved && Math.hypot(dx, dy) < 4) { return; }
+      if (!moved) {
+        try { view.setPointerCapture(event.pointerId); } catch (error) { /* a pointer already gone */ }
+      }
+      moved = true;
+      view.classList.add("dragging");
+      current.x = gesture.start.x - dx / rect.width * current.w;
+      current.y = gesture.start.y - dy / rect.height * current.h;
+      clamp();
+      apply();
+    } else if (list.length === 2 && gesture.distance) {
+      moved = true;
+      var distance = Math.hypot(list[0].x - list[1].x, list[0].y - list[1].y);
+      var mid = { x: (list[0].x + list[1].x) / 2, y: (list[0].y + list[1].y) / 2 };
+      current.w = gesture.w * gesture.distance / Math.max(distance, 1);
+      current.h = current.w * home.h / home.w;
+      current.x = gesture.anchor.x - (mid.x - rect.left) / rect.width * current.w;
+      current.y = gesture.anchor.y - (mid.y - rect.top) / rect.height * current.h;
+      clamp();
+      apply();
+    }
+  });
+  function endPointer(event) {
+    pointers.delete(event.pointerId);
+    view.classList.remove("dragging");
+    startGesture();
+  }
+  view.addEventListener("pointerup", endPointer);
+  view.addEventListener("pointercancel", endPointer);
+
+  var pinned = null;
+  function add(parent, tag, text) {
+    var element = document.createElement(tag);
+    if (text !== undefined) { element.textContent = text; }
+    parent.appendChild(element);
+    return element;
+  }
+  function show(index, clientX, clientY) {
+    var marker = data.markers[index];
+    tip.textContent = "";
+    var count = marker.points.length;
+    add(tip, "strong", (marker.name || "No place") + " \u00b7 " + count + (count === 1 ? " photo" : " photos"));
+    var list = add(tip, "ul");
+    var shown = Math.min(count, 200);
+    for (var i = 0; i < shown; i++) {
+      var point = data.points[marker.points[i]];
+      var item = add(list, "li");
+      if (point[1]) { add(item, "a", point[0]).href = point[1]; } else { add(item, "span", point[0]); }
+      var details = [point[2], point[3], point[4]].filter(function (part) { return part; });
+      if (details.length) { add(item, "span", " \u2014 " + details.join(" \u00b7 ")); }
+    }
+    if (count > shown) { add(tip, "div", "\u2026 and " + (count - shown) + " more"); }
+    tip.hidden = false;
+    var area = box.getBoundingClientRect();
+    var left = Math.min(clientX - area.left + 12, Math.max(0, area.width - tip.offsetWidth - 4));
+    tip.style.left = left + "px";
+    tip.style.top = (clientY - area.top + 12) + "px";
+  }
+  markers.forEach(function (m, index) {
+    m.circle.addEventListener("pointerenter", function (event) {
+      if (pinned === null) { show(index, event.clientX, event.clientY); }
+    });
+    m.circle.addEventListener("pointerleave", function () { if (pinned === null) { tip.hidden = true; } });
+    m.circle.addEventListener("click", function (event) {
+      if (moved) { return; }
+      event.stopPropagation();
+      if (pinned !== null) { markers[pinned].circle.classList.remove("pinned"); }
+      pinned = index;
+      m.circle.classList.add("pinned");
+      show(index, event.clientX, event.clientY);
+    });
+  });
+  document.addEventListener("click", function (event) {
+    if (pinned !== null && !tip.contains(event.target)) {
+      markers[pinned].circle.classList.remove("pinned");
+      pinned = null;
+      tip.hidden = true;
+    }
+  });
+
+  // The table: sorting by any column (within each level), and highlighting a row's markers.
+  var tbody = document.querySelector("#table tbody");
+  var headings = document.querySelectorAll("#table th");
+  var sortColumn = -1, ascending = true;
+  function key(group, column, level) {
+    if (column === 3) { return group.count; }
+    if (column === 4) { return group.first || "\uffff"; }
+    if (column === 5) { return group.last || ""; }
+    if (column === level) { return group.name; }
+    return group.first || "\uffff";
+  }
+  function compare(column, level) {
+    return function (a, b) {
+      var x = key(a, column, level), y = key(b, column, level);
+      var order = x < y ? -1 : x > y ? 1 : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      return ascending ? order : -order;
+    };
+  }
+  function rowFor(group, level) {
+    var tr = document.createElement("tr");
+    tr.className = ["country", "region", "place"][level];
+    tr.setAttribute("data-markers", group.markers.join(" "));
+    for (var column = 0; column < 3; column++) {
+      tr.appendChild(document.createElement("td")).textContent = column === level ? group.name : "";
+    }
+    var number = tr.appendChild(document.createElement("td"));
+    number.className = "number";
+    number.textContent = group.count;
+    tr.appendChild(document.createElement("td")).textContent = group.first;
+    tr.appendChild(document.createElement("td")).textContent = group.last;
+    return tr;
+  }
+  function render() {
+    var rows = document.createDocumentFragment();
+    (function walk(groups, level) {
+      groups.slice().sort(compare(sortColumn, level)).forEach(function (group) {
+        rows.appendChild(rowFor(group, level));
+        if (level < 2) { walk(group.children, level + 1); }
+      });
+    })(data.places, 0);
+    tbody.textContent = "";
+    tbody.appendChild(rows);
+  }
+  headings.forEach(function (th, column) {
+    th.addEventListener("click", function () {
+      ascending = sortColumn === column ? !ascending : column !== 3;
+      sortColumn = column;
+      headings.forEach(function (other) { other.classList.remove("sorted-up", "sorted-down"); });
+      th.classList.add(ascending ? "sorted-up" : "sorted-down");
+      render();
+    });
+  });
+  var selected = null;
+  tbody.addEventListener("click", function (event) {
+    var tr = event.target.closest("tr");
+    if (!tr) { return; }
+    markers.forEach(function (m) { m.circle.classList.remove("highlight"); });
+    if (selected) { selected.classList.remove("selected"); }
+    if (selected === tr) { selected = null; return; }
+    selected = tr;
+    tr.classList.add("selected");
+    tr.getAttribute("data-markers").split(" ").forEach(function (index) {
+      if (index !== "" && markers[+index]) { markers[+index].circle.classList.add("highlight"); }
+    });
+  });
+  document.documentElement.setAttribute("data-ready", "true");
+})();
