@@ -42,7 +42,7 @@ struct CompactBlockCorpusTests {
     }
 
     @Test func theReadingHasTheCameraTimeAndTheGPSIFDsWarnings() {
-        let reading = GPSReader().read(file: LibexifMisreadFile.path)
+        let reading = GPSReader().read(path: LibexifMisreadFile.path)
         #expect(reading.status == .invalidGPS)
         #expect(reading.camera?.dateTimeOriginal == "2099-09-29T10:10:10")
         #expect(reading.warnings.map(\.description) == ["GPSLatitudeRef is missing", "GPSLongitude is missing"])
