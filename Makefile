@@ -59,7 +59,7 @@ test: deps ## Run the test suite, one summary line at the end (TEST_ARGS=...)
 # The test suite under AddressSanitizer and ThreadSanitizer (the scan and geocode are parallel),
 # each in its own build folder. .ci/run runs this too.
 check: deps ## Run the test suite under AddressSanitizer and ThreadSanitizer
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
+	ASAN_OPTIONS=detect_leaks=0 PHOTOTAG_SANITIZER=address $(SWIFT) test --scratch-path .build/asan --sanitize=address -Xswiftc -use-ld=lld
 	PHOTOTAG_SANITIZER=thread $(SWIFT) test --scratch-path .build/tsan --sanitize=thread
 
 lint: toolchain ## Check the Swift style (swift format lint --strict)
