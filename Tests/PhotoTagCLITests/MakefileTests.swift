@@ -23,23 +23,11 @@ import Testing
         return names
     }
 
-    /// Runs a program from the repository root and returns its status and output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: Binary.root)
-        var variables = ProcessInfo.processInfo.environment
-        for (key, value) in environment { variables[key] = value }
-        process.environment = variables
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Runs a command line from the repository root (``Binary/runShell(_:environment:)``): its
+    /// status and what it printed.
+    static func run(_ command: String, environment: [String: String] = [:]) throws -> (Int32, String) {
+        let result = try Binary.runShell(command, environment: environment)
+        return (result.status, result.text)
     }
 
     static let hasMake = FileManager.default.isExecutableFile(atPath: "/usr/bin/make")
@@ -51,7 +39,7 @@ import Testing
         for target in ["help", "build", "run", "test", "install", "uninstall", "places", "boundaries"] {
             #expect(targets.contains(target), "no target \(target)")
         }
-        let (status, output) = try Self.run(["make", "--no-print-directory", "help"])
+        let (status, output) = try Self.run("make --no-print-directory help")
         #expect(status == 0)
         let listed = output.split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("  ") else { return nil }
@@ -59,7 +47,7 @@ import Testing
         }
         #expect(listed == targets, "make help lists \(listed)")
         // `make` alone is `make help`, not a build.
-        let (plainStatus, plain) = try Self.run(["make", "--no-print-directory"])
+        let (plainStatus, plain) = try Self.run("make --no-print-directory")
         #expect(plainStatus == 0 && plain == output)
     }
 
@@ -88,13 +76,13 @@ import Testing
             exit 0
 
             """)
-        let (oldStatus, old) = try Self.run(["Scripts/toolchain"], environment: ["SWIFT": bin + "/swift"])
+        let (oldStatus, old) = try Self.run("Scripts/toolchain", environment: ["SWIFT": bin + "/swift"])
         #expect(oldStatus == 1)
         #expect(old.contains("has a clang without C23 #embed: clang version 16.0.6"), "\(old)")
         #expect(old.contains("clang is 19 or later"))
         // The same toolchain with a clang that embeds is accepted: its bin folder is the answer.
         try script("clang", "exit 0\n")
-        let (newStatus, new) = try Self.run(["Scripts/toolchain"], environment: ["SWIFT": bin + "/swift"])
+        let (newStatus, new) = try Self.run("Scripts/toolchain", environment: ["SWIFT": bin + "/swift"])
         #expect(newStatus == 0)
         #expect(new == bin + "\n")
     }
