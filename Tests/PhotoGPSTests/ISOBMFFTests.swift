@@ -2,7 +2,7 @@ import Testing
 
 @testable import PhotoGPS
 
-/// ISO BMFF boxes, HEIF items and CR3's CMT boxes (ISOBMFF.swift) on small byte arrays.
+/// ISO BMFF boxes, HEIF items and CR3's CMT boxes (Containers/ISOBMFF.swift, HEIF.swift and CR3.swift) on small byte arrays.
 @Suite struct ISOBMFFTests {
     static func u16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
     static func u32(_ value: Int) -> [UInt8] {

@@ -22,7 +22,7 @@ final class RecordingSource: ByteSource {
     func touched(_ range: Range<Int>) -> Bool { reads.contains { $0.overlaps(range) } }
 }
 
-/// TIFFReader and CompactTIFF (TIFFCompaction.swift) on TIFF structures written by hand.
+/// TIFFReader and CompactTIFF (EXIF/TIFFReader.swift, CompactTIFF.swift) on TIFF structures written by hand.
 @Suite struct TIFFCompactionTests {
     static let little = TIFFBytes(bigEndian: false)
     static let big = TIFFBytes(bigEndian: true)

@@ -7,40 +7,6 @@ import PhotoTagSupport
     import Darwin
 #endif
 
-/// Which files `scan` considers photos (videos included: they are read like photos).
-enum PhotoFiles {
-    /// Lowercase extensions of the containers phototag reads.
-    static let extensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif",  // JPEG
-        "heic", "heif", "hif", "avif",  // ISO BMFF images
-        "png", "webp",
-        // TIFF and TIFF-based raw, and Canon CR3
-        "tif", "tiff", "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "pef", "srw",
-        "mov", "mp4", "m4v", "3gp",  // QuickTime, MP4 and 3GP videos
-    ]
-
-    /// ``extensions``, each packed as ``packed(_:)`` packs a name's: compared without a string.
-    private static let packedExtensions: [UInt64] = extensions.map { packed(Array($0.utf8)[...]) }
-
-    /// The bytes of an extension of at most 5 bytes, ASCII letters lowercased, one byte each in
-    /// an integer.
-    private static func packed(_ suffix: ArraySlice<UInt8>) -> UInt64 {
-        var packed: UInt64 = 0
-        for byte in suffix { packed = packed << 8 | UInt64(byte | (0x41...0x5A ~= byte ? 0x20 : 0)) }
-        return packed
-    }
-
-    /// Whether a file name (bytes) ends in one of ``extensions``, ignoring case.
-    static func hasPhotoExtension(_ name: ArraySlice<UInt8>) -> Bool {
-        guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot < name.endIndex - 1 else { return false }
-        let suffix = name[(dot + 1)...]
-        guard suffix.count <= 5 else { return false }
-        // No extension has a zero byte, so packing (which drops leading zeros) confuses none.
-        guard !suffix.contains(0) else { return false }
-        return packedExtensions.contains(packed(suffix))
-    }
-}
-
 /// Walks folders depth-first in path order, yielding the files to read.
 ///
 /// Entries of each folder are sorted by name bytes, a folder's name compared as if it ended in
@@ -349,56 +315,6 @@ struct FileWalker {
     }
 
     private struct WalkError: Error { var code: Int32 }
-}
-
-/// Paths read from a list (`--files-from`): one per line, or separated by NUL bytes (`find
-/// -print0`). Paths are bytes, taken as they are (no trimming, no quoting); empty entries are
-/// skipped. The list is read as it is consumed, so a long `find` pipeline streams.
-struct PathList {
-    private let source: InputSource
-    private let separator: UInt8
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var ended = false
-
-    init(source: InputSource, separator: UInt8) {
-        self.source = source
-        self.separator = separator
-    }
-
-    /// The next path, or `nil` at the end of the list.
-    mutating func next() -> [UInt8]? {
-        while true {
-            if let end = buffer[start...].firstIndex(of: separator) {
-                let path = Array(buffer[start..<end])
-                start = end + 1
-                if path.isEmpty { continue }
-                return path
-            }
-            if ended {
-                guard start < buffer.count else { return nil }
-                let path = Array(buffer[start...])  // the last path need not end in a separator
-                start = buffer.count
-                return path
-            }
-            buffer.removeFirst(start)
-            start = 0
-            let chunk = source.read(upTo: 1 << 16)
-            if chunk.isEmpty { ended = true } else { buffer += chunk }
-        }
-    }
-
-    /// Every remaining path.
-    mutating func all() -> [[UInt8]] {
-        var paths: [[UInt8]] = []
-        while let path = next() { paths.append(path) }
-        return paths
-    }
-}
-
-/// Why a list file cannot be opened: its `errno`.
-struct ListFileError: Error {
-    var code: Int32
 }
 
 /// `folder/name`, without doubling a slash the folder already ends in; made in one array of
