@@ -124,8 +124,9 @@ bench-profile: build ## Instructions and allocations per file and point (callgri
 # ../shared). ACCURACY_ARGS is passed to the script, e.g. `make bench-accuracy ACCURACY_ARGS="--split tuning"`.
 ACCURACY_ARGS ?=
 .PHONY: bench-accuracy
-bench-accuracy: build ## Country, offset and city accuracy on seeded point sets
+bench-accuracy: build ## Country, offset and city accuracy; admin-1 agreement per country
 	python3 Benchmarks/accuracy.py $(ACCURACY_ARGS)
+	python3 Benchmarks/admin1_agreement.py
 
 .PHONY: bench-peers
 bench-peers: ## Install the peers the benchmarks compare with
