@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// Table bytes held in memory, 64-byte aligned as the table readers require, for tables built
 /// in-process (the place table's and the boundary table's `init(tableBytes:)`).
 final class AlignedTableBytes: Sendable {
@@ -29,12 +31,28 @@ struct StringPool<Failure: Error> {
         guard utf8.count <= Int(UInt16.max) else { throw tooLarge("a string of \(utf8.count) bytes") }
         guard bytes.count + 2 + utf8.count <= Int(UInt32.max) else { throw tooLarge("the string pool") }
         let offset = UInt32(bytes.count)
-        bytes.append(UInt8(utf8.count & 0xFF))
-        bytes.append(UInt8(utf8.count >> 8))
+        ByteOrder.littleEndian.append(UInt16(utf8.count), to: &bytes)
         bytes += utf8
         offsets[string] = offset
         return offset
     }
+}
+
+/// A zero-filled buffer written at fixed offsets, little-endian: the place table and the
+/// boundary table as their builders lay them out.
+struct TableByteWriter {
+    var bytes: [UInt8]
+
+    init(size: Int) { bytes = [UInt8](repeating: 0, count: size) }
+
+    mutating func put(_ data: [UInt8], at offset: Int) {
+        bytes.replaceSubrange(offset..<offset + data.count, with: data)
+    }
+
+    mutating func put16(_ value: UInt16, at offset: Int) { ByteOrder.littleEndian.write(value, to: &bytes, at: offset) }
+    mutating func put32(_ value: UInt32, at offset: Int) { ByteOrder.littleEndian.write(value, to: &bytes, at: offset) }
+    mutating func put64(_ value: UInt64, at offset: Int) { ByteOrder.littleEndian.write(value, to: &bytes, at: offset) }
+    mutating func putDouble(_ value: Double, at offset: Int) { put64(value.bitPattern, at: offset) }
 }
 
 /// Whether `pool` is a well-formed string pool (see ``StringPool``): length-prefixed strings that

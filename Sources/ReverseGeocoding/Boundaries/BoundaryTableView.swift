@@ -1,4 +1,5 @@
 import CBoundaryData
+import PhotoTagSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +31,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
             throw fail("\(bytes.count) bytes is too short")
         }
         guard Array(bytes[0..<8]) == BoundaryTableLayout.magic else { throw fail("unknown format") }
-        func u32(_ offset: Int) -> Int { Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian) }
+        func u32(_ offset: Int) -> Int { Int(ByteOrder.littleEndian.load(UInt32.self, base, at: offset)) }
         typealias Header = BoundaryTableHeader
         guard u32(Header.byteOrderMark) == BoundaryTableLayout.byteOrderMark else { throw fail("byte order") }
         let version = u32(Header.version)
@@ -97,13 +98,13 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     /// String field 0 or 1 of global feature `feature`.
     func featureField(_ feature: Int, _ field: Int) -> UInt32 {
         guard feature >= 0, feature < layout.featureCount else { return 0 }
-        return base.load(fromByteOffset: layout.features + 16 * feature + 4 * field, as: UInt32.self).littleEndian
+        return ByteOrder.littleEndian.load(UInt32.self, base, at: layout.features + 16 * feature + 4 * field)
     }
 
     /// Twice the area of global feature `feature`.
     func area(_ feature: Int) -> UInt64 {
         guard feature >= 0, feature < layout.featureCount else { return 0 }
-        return base.load(fromByteOffset: layout.features + 16 * feature + 8, as: UInt64.self).littleEndian
+        return ByteOrder.littleEndian.load(UInt64.self, base, at: layout.features + 16 * feature + 8)
     }
 
     /// Whether time zone `index` is an ocean zone (its tzid starts with `Etc/`).

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// A place table read in place: typed views into bytes that something else keeps alive.
 ///
 /// Opening checks the header and the size; every later read is bounds-checked where the bytes
@@ -38,7 +40,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             }
             throw fail("unknown format")
         }
-        func u32(_ offset: Int) -> UInt32 { base.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian }
+        func u32(_ offset: Int) -> UInt32 { ByteOrder.littleEndian.load(UInt32.self, base, at: offset) }
         guard u32(PlaceTableHeader.byteOrderMark) == PlaceTableLayout.byteOrderMark else {
             throw fail("byte order")
         }

@@ -50,7 +50,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         guard bytes.count >= TimeZoneRulesLayout.headerSize else { throw fail("\(bytes.count) bytes is too short") }
         guard bytes.prefix(8).elementsEqual(TimeZoneRulesLayout.magic) else { throw fail("unknown format") }
         func u32(_ offset: Int) -> Int {
-            Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+            Int(ByteOrder.littleEndian.load(UInt32.self, bytes, at: offset))
         }
         let version = u32(8)
         guard version == TimeZoneRulesLayout.version else {
@@ -83,7 +83,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         }
         for index in 0..<types {
             let entry = sections.types + TimeZoneRulesLayout.typeStride * index
-            let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: entry + 4, as: UInt16.self).littleEndian)
+            let abbreviation = Int(ByteOrder.littleEndian.load(UInt16.self, bytes, at: entry + 4))
             guard isString(abbreviation), bytes[entry + 6] <= 1 else { throw fail("local time type \(index)") }
         }
         var footers: [SharedPOSIXTimeZone?] = []
@@ -95,8 +95,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             else { throw fail("rule set \(index)") }
             var previous = Int64.min
             for transition in first..<first + count {
-                let at = bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * transition, as: Int64.self)
-                    .littleEndian
+                let at = ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * transition)
                 guard transition == first || at > previous,
                     Int(bytes[sections.transitionTypes + transition]) < typeCount
                 else { throw fail("transition \(transition)") }
@@ -127,7 +126,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     }
 
     private func u32(_ offset: Int) -> Int {
-        Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        Int(ByteOrder.littleEndian.load(UInt32.self, bytes, at: offset))
     }
 
     /// Every zone name, sorted.
@@ -185,7 +184,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4), firstType = u32(entry + 8)
         func time(_ index: Int) -> Int64 {
-            bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self).littleEndian
+            ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * index)
         }
         if let rule = zone.rule, count == 0 || instant >= time(first + count - 1) {
             var span = rule.value.span(containing: instant)
@@ -209,10 +208,10 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             end = time(first)
         }
         let type = sections.types + TimeZoneRulesLayout.typeStride * (firstType + typeIndex)
-        let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: type + 4, as: UInt16.self).littleEndian)
+        let abbreviation = Int(ByteOrder.littleEndian.load(UInt16.self, bytes, at: type + 4))
         return LocalTimeSpan(
             type: LocalTimeType(
-                utcOffset: Int(bytes.loadUnaligned(fromByteOffset: type, as: Int32.self).littleEndian),
+                utcOffset: Int(ByteOrder.littleEndian.load(Int32.self, bytes, at: type)),
                 isDaylightSaving: bytes[type + 6] == 1,
                 abbreviation: String(decoding: string(at: abbreviation), as: UTF8.self)),
             start: start, end: end)
@@ -222,7 +221,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     func transitionInstants(_ zone: Zone) -> [Int64] {
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         return (u32(entry)..<u32(entry) + u32(entry + 4)).map {
-            bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * $0, as: Int64.self).littleEndian
+            ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * $0)
         }
     }
 
@@ -247,8 +246,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4)
         for index in first..<first + count {
-            let at = bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self)
-                .littleEndian
+            let at = ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * index)
             if at > wall + window { break }
             if at > wall - window { offsets.insert(offset(zone, atUTC: at).utcOffset) }
         }
