@@ -55,25 +55,60 @@ struct TableByteWriter {
     mutating func putDouble(_ value: Double, at offset: Int) { put64(value.bitPattern, at: offset) }
 }
 
-/// Whether `pool` is a well-formed string pool (see ``StringPool``): length-prefixed strings that
-/// fill it exactly, each valid UTF-8. Tables opened from outside the binary are checked with it,
-/// so that their strings can be borrowed and written out as text.
-func isValidStringPool(_ pool: UnsafeRawBufferPointer) -> Bool {
-    var offset = 2  // offset 0 is the empty string
-    while offset + 2 <= pool.count {
-        let length = Int(pool[offset]) | Int(pool[offset + 1]) << 8
-        guard offset + 2 + length <= pool.count else { return false }
-        let bytes = UnsafeRawBufferPointer(rebasing: pool[offset + 2..<offset + 2 + length])
-        var decoder = UTF8()
-        var iterator = bytes.makeIterator()
-        decoding: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue: continue
-            case .emptyInput: break decoding
-            case .error: return false
-            }
-        }
-        offset += 2 + length
+/// A string pool (see ``StringPool``) read in place: borrowed bytes, not a copy.
+///
+/// **Borrowed memory.** `bytes` points into a table's memory, which this view neither owns nor
+/// keeps alive: the bundled tables' pools are static data that lives as long as the process;
+/// a table from a file lives as long as the ``MappedFile`` or ``AlignedTableBytes`` that owns
+/// it (its ``ReverseGeocoder`` or ``BoundaryTable`` holds that owner). The pool must not be
+/// used, nor the bytes it hands out, after the owner is gone; the memory is never written, so
+/// any number of threads may read it at once.
+///
+/// Every read checks the offset and the length against the pool, so a damaged table gives a
+/// `nil`, never a read outside it; ``isValid`` checks the whole pool once, for a table from
+/// outside the binary, so that the strings can be written out as text unchecked.
+struct UnsafeStringPool {
+    /// The pool's bytes, borrowed (see the type's documentation).
+    let bytes: UnsafeRawBufferPointer
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
+    /// 0 (none) or an offset outside the pool.
+    @inline(__always)
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
+        let start = Int(offset)
+        guard start != 0, start + 2 <= bytes.count else { return nil }
+        let length = Int(ByteOrder.littleEndian.read(UInt16.self, bytes, at: start))
+        guard start + 2 + length <= bytes.count else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[start + 2..<start + 2 + length])
     }
-    return offset == pool.count
+
+    /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
+    func string(at offset: UInt32) -> String? {
+        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether the pool is well formed: length-prefixed strings that fill it exactly, each valid
+    /// UTF-8. Tables opened from outside the binary are checked with it, so that their strings
+    /// can be borrowed and written out as text (the bundled ones are checked by the tests).
+    var isValid: Bool {
+        var offset = 2  // offset 0 is the empty string
+        while offset + 2 <= bytes.count {
+            let length = Int(ByteOrder.littleEndian.read(UInt16.self, bytes, at: offset))
+            guard offset + 2 + length <= bytes.count else { return false }
+            let string = UnsafeRawBufferPointer(rebasing: bytes[offset + 2..<offset + 2 + length])
+            var decoder = UTF8()
+            var iterator = string.makeIterator()
+            decoding: while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: break decoding
+                case .error: return false
+                }
+            }
+            offset += 2 + length
+        }
+        return offset == bytes.count
+    }
 }

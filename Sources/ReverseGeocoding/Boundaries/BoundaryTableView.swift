@@ -20,7 +20,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     let sourceOffset: UInt32
     let dateOffset: UInt32
     private let base: UnsafeRawPointer
-    private let strings: UnsafeRawBufferPointer
+    private let strings: UnsafeStringPool
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used;
     /// `validatingStrings` also checks that the string pool is well formed and valid UTF-8 (a
@@ -57,7 +57,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         (timeZoneCount, countryCount, admin1Count) = counts
         sourceOffset = UInt32(u32(Header.source))
         dateOffset = UInt32(u32(Header.date))
-        strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
         guard !validatingStrings || validateStrings() else { throw fail("its names are not valid UTF-8") }
         // The set table must be in order and inside the pool: checked once here, so that a lookup
         // needs no check per set.
@@ -78,22 +78,14 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     }
 
     /// Checks that the string pool is well formed and every string valid UTF-8.
-    func validateStrings() -> Bool { isValidStringPool(strings) }
+    func validateStrings() -> Bool { strings.isValid }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
-    func string(at offset: UInt32) -> String? {
-        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
-    }
+    func string(at offset: UInt32) -> String? { strings.string(at: offset) }
 
     /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
     /// 0 (none) or an offset outside the pool.
-    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
-        let start = Int(offset)
-        guard start != 0, start + 2 <= strings.count else { return nil }
-        let length = Int(strings[start]) | Int(strings[start + 1]) << 8
-        guard start + 2 + length <= strings.count else { return nil }
-        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
-    }
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? { strings.utf8(at: offset) }
 
     /// String field 0 or 1 of global feature `feature`.
     func featureField(_ feature: Int, _ field: Int) -> UInt32 {
@@ -110,9 +102,10 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     /// Whether time zone `index` is an ocean zone (its tzid starts with `Etc/`).
     func isOceanZone(_ index: Int) -> Bool {
         let start = Int(featureField(index, 0))
-        guard start != 0, start + 6 <= strings.count else { return false }
-        return strings[start + 2] == UInt8(ascii: "E") && strings[start + 3] == UInt8(ascii: "t")
-            && strings[start + 4] == UInt8(ascii: "c") && strings[start + 5] == UInt8(ascii: "/")
+        let pool = strings.bytes
+        guard start != 0, start + 6 <= pool.count else { return false }
+        return pool[start + 2] == UInt8(ascii: "E") && pool[start + 3] == UInt8(ascii: "t")
+            && pool[start + 4] == UInt8(ascii: "c") && pool[start + 5] == UInt8(ascii: "/")
     }
 
     // MARK: coordinates

@@ -22,7 +22,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     private let rows: UnsafeRawPointer
     private let boxes: UnsafePointer<Float>
     private let regionTable: UnsafePointer<UInt32>
-    private let strings: UnsafeRawBufferPointer
+    private let strings: UnsafeStringPool
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used.
     ///
@@ -71,7 +71,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         rows = UnsafeRawPointer(base + layout.rows)
         boxes = view(layout.boxes, Float.self, PlaceTableLayout.boxStride * layout.nodeCount)
         regionTable = view(layout.regionTable, UInt32.self, 6 * layout.regionCount)
-        strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
         sourceOffset = u32(PlaceTableHeader.source)
         dateOffset = u32(PlaceTableHeader.date)
     }
@@ -82,19 +82,11 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     var date: String { string(at: dateOffset) ?? "" }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
-    func string(at offset: UInt32) -> String? {
-        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
-    }
+    func string(at offset: UInt32) -> String? { strings.string(at: offset) }
 
     /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
     /// 0 (none) or an offset outside the pool.
-    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
-        let start = Int(offset)
-        guard start != 0, start + 2 <= strings.count else { return nil }
-        let length = Int(strings[start]) | Int(strings[start + 1]) << 8
-        guard start + 2 + length <= strings.count else { return nil }
-        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
-    }
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? { strings.utf8(at: offset) }
 
     /// Field `offset` (a ``PlaceTableLayout/Row`` constant) of the row of `slot`.
     @inline(__always)
@@ -116,7 +108,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
 
     /// Checks that every string of the pool is valid UTF-8 (tables from files: the bundled one
     /// is checked by the tests), so that borrowed bytes can be written out as text.
-    func validateStrings() -> Bool { isValidStringPool(strings) }
+    func validateStrings() -> Bool { strings.isValid }
 
     /// The names shared by many places: a region (country, admin1, admin2) and the like.
     /// Decoded once per geocoder and cached (see ``ReverseGeocoder``).

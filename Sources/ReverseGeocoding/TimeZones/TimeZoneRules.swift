@@ -67,10 +67,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         func isString(_ offset: Int) -> Bool {
             offset < stringsSize && offset + 1 + Int(bytes[sections.strings + offset]) <= stringsSize
         }
-        func string(at offset: Int) -> UnsafeRawBufferPointer {
-            let start = sections.strings + offset
-            return UnsafeRawBufferPointer(rebasing: bytes[start + 1..<start + 1 + Int(bytes[start])])
-        }
+        func string(at offset: Int) -> UnsafeRawBufferPointer { Self.string(in: bytes, sections, at: offset) }
         var previousName: UnsafeRawBufferPointer?
         for index in 0..<names {
             let entry = sections.names + TimeZoneRulesLayout.nameStride * index
@@ -120,7 +117,13 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     }
 
     /// The UTF-8 bytes of the pool string at `offset` (already checked).
-    private func string(at offset: Int) -> UnsafeRawBufferPointer {
+    private func string(at offset: Int) -> UnsafeRawBufferPointer { Self.string(in: bytes, sections, at: offset) }
+
+    /// The UTF-8 bytes of the string at `offset` of the pool of `bytes`: a byte count, then the
+    /// bytes (the tz rules' own pool of short strings, where offset 0 is the empty string).
+    private static func string(
+        in bytes: UnsafeRawBufferPointer, _ sections: TimeZoneRulesLayout.Sections, at offset: Int
+    ) -> UnsafeRawBufferPointer {
         let start = sections.strings + offset
         return UnsafeRawBufferPointer(rebasing: bytes[start + 1..<start + 1 + Int(bytes[start])])
     }
