@@ -2,6 +2,10 @@ import PhotoTagSupport
 
 /// Table bytes held in memory, 64-byte aligned as the table readers require, for tables built
 /// in-process (the place table's and the boundary table's `init(tableBytes:)`).
+///
+/// The owner of its memory, not a view: `bytes` is allocated here and freed when the object
+/// goes, so it is valid exactly as long as the object lives (the geocoder or boundary table that
+/// holds it keeps it for as long as its views are used). It is never written after the copy.
 final class AlignedTableBytes: Sendable {
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 

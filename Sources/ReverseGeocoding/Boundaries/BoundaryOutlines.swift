@@ -65,7 +65,7 @@ extension BoundaryTable {
     }
 }
 
-extension BoundaryTableView {
+extension UnsafeBoundaryTable {
     /// The toggle set of the edge from each vertex to the next, `-1` where no edge starts (the
     /// end of a chain): every edge is in the runs of at least one quadtree leaf.
     func edgeSets() -> [Int32] {

@@ -7,11 +7,18 @@ import PhotoTagSupport
     import Darwin
 #endif
 
-/// The table read in place: typed views into bytes that something else keeps alive.
+/// The boundary table read in place: typed views into bytes that something else keeps alive.
+///
+/// **Borrowed memory.** The view holds pointers into the table's bytes and owns none of them: it
+/// is valid only while they are. The bundled table is static data of the binary, valid for the
+/// whole process; a table from a file or an array is a ``MappedFile`` or ``AlignedTableBytes``
+/// that the ``BoundaryTable`` holds, so a view (with its tz rules and the strings' bytes it hands
+/// out) is valid while that table lives. The bytes are never written, so any number of threads
+/// read them at once.
 ///
 /// Every read that the bytes could get wrong is bounds-checked and the arithmetic wraps, so a
 /// damaged table gives odd answers, never a crash.
-struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable memory
+struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutable memory
     let bytes: UnsafeRawBufferPointer
     let layout: BoundaryTableLayout
     let timeZoneCount: Int

@@ -2,10 +2,17 @@ import PhotoTagSupport
 
 /// A place table read in place: typed views into bytes that something else keeps alive.
 ///
+/// **Borrowed memory.** The view holds pointers into the table's bytes and owns none of them: it
+/// is valid only while they are. The bundled table is static data of the binary, valid for the
+/// whole process; a table from a file or an array is a ``MappedFile`` or ``AlignedTableBytes``
+/// that the ``ReverseGeocoder`` holds, so a view (and every pointer and string's bytes it hands
+/// out) is valid while that geocoder lives. The bytes are never written, so any number of
+/// threads read them at once.
+///
 /// Opening checks the header and the size; every later read is bounds-checked where the bytes
 /// could disagree with the header (string offsets, region indices, tree nodes), so a damaged table
 /// gives odd answers, never a crash.
-struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
+struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     let count: Int
     let leafSize: Int
     /// The number of splits from the root to the deepest leaf (see ``treeDepth(count:leafSize:)``),
@@ -201,7 +208,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         /// The largest squared chord a place may have and still be offered.
         var worst: Double { get }
         /// Offers a place; the search only calls this with `squaredChord <= worst`.
-        mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable)
+        mutating func offer(_ squaredChord: Double, _ slot: Int, in table: UnsafePlaceTable)
     }
 
     /// The single best place.
@@ -210,7 +217,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         var slot = -1
 
         @inline(__always)
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             // squaredChord <= worst here, so an equal distance wins only on the tie-break.
             if squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) {
                 worst = squaredChord
@@ -235,7 +242,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             self.limit = limit
         }
 
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             guard count < limit else {
                 overflowed = true
                 worst = -1
@@ -260,7 +267,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             found.reserveCapacity(limit + 1)
         }
 
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             func before(_ a: (squaredChord: Double, slot: Int)) -> Bool {
                 squaredChord != a.squaredChord ? squaredChord < a.squaredChord : table.ranksBefore(candidate, a.slot)
             }
@@ -365,7 +372,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     }
 }
 
-extension PlaceTable {
+extension UnsafePlaceTable {
     /// The deepest tree a table may have: 32 splits, as a 32-bit count of places gives with
     /// leaves of one place.
     static let maximumTreeDepth = 32

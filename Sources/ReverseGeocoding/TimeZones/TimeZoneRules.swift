@@ -13,8 +13,12 @@ import PhotoTagSupport
 /// order of the transitions, every POSIX TZ string), so lookups need no further checks and
 /// damaged bytes are an error, never a crash or a wrong answer from garbage.
 ///
-/// The rules borrow the bytes they were opened on, so they are opened only by their owner: a
-/// library user gets them from ``BoundaryTable/rules``, valid as long as the table.
+/// **Borrowed memory.** The rules borrow the bytes they were opened on (a pointer, not a copy),
+/// so they are opened only by their owner: a library user gets them from
+/// ``BoundaryTable/rules``. Those of ``BoundaryTable/bundled`` are static data of the binary,
+/// valid for the whole process; those of a table opened from a file or an array are valid only
+/// while that ``BoundaryTable`` lives (a copy of the rules does not keep it alive). The bytes are
+/// never written, so any number of threads use the rules at once.
 public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immutable memory
     /// A zone of the rules, found by ``zone(named:)``.
     public struct Zone: Hashable, Sendable {
