@@ -252,7 +252,7 @@ public struct GPSReader: Sendable {
     /// header, the first bytes are searched for one.
     private func tiffInExifItem(_ item: [UInt8]) throws(PhotoGPSError) -> ArraySlice<UInt8> {
         guard item.count >= 12 else { throw .malformedEXIF("the Exif item has \(item.count) bytes") }
-        let offset = Int(bigEndian32(item, 0))
+        let offset = Int(ByteOrder.bigEndian.read(UInt32.self, item, at: 0))
         let candidates = [4 + offset] + Array(4..<min(item.count - 4, 80))
         for start in candidates where start >= 4 && start + 4 <= item.count {
             let head = item[start..<start + 4]

@@ -42,7 +42,7 @@ enum OutlineDrawing {
     /// goes once round the globe, like Antarctica's, is closed through its pole), repeated 360°
     /// east and west where that reaches the window, clipped to the window in degrees, then
     /// projected. Rings come back without their closing point.
-    static func pieces(_ outline: [OutlinePoint], frame: MapFrame, closed: Bool) -> [[PlanePoint]] {
+    static func pieces(_ outline: [GridPoint], frame: MapFrame, closed: Bool) -> [[PlanePoint]] {
         guard let first = outline.first else { return [] }
         var points: [PlanePoint] = []
         points.reserveCapacity(outline.count + 2)

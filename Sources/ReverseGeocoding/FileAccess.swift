@@ -58,6 +58,10 @@ func writeWholeFile(_ bytes: [UInt8], to path: String) throws(ReverseGeocodingEr
 }
 
 /// A file mapped read-only for as long as this object lives.
+///
+/// The owner of its mapping, not a view: `bytes` is valid exactly as long as the object lives
+/// (the geocoder or boundary table that opened the file holds it for as long as its views are
+/// used), and read-only (`PROT_READ`, `MAP_PRIVATE`).
 final class MappedFile: Sendable {
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 

@@ -1,4 +1,5 @@
 import CExif
+import PhotoTagSupport
 import Testing
 
 @testable import PhotoGPS
@@ -265,8 +266,8 @@ final class RecordingSource: ByteSource {
         let compact = CompactTIFF.build(bigEndian: false, ifd0: entries, exif: [], gps: .absent)
         let reader = try TIFFReader(source: MemorySource(storage: compact), base: 6)
         let table = Array(compact[(6 + 8 + 2)...])
-        let makeOffset = TIFFReader<MemorySource>.u32(table, 8, false)
-        let modelOffset = TIFFReader<MemorySource>.u32(table, 12 + 8, false)
+        let makeOffset = ByteOrder.littleEndian.read(UInt32.self, table, at: 8)
+        let modelOffset = ByteOrder.littleEndian.read(UInt32.self, table, at: 12 + 8)
         #expect(makeOffset % 2 == 0 && modelOffset == makeOffset + 6)
         #expect(try reader.readIFD(at: reader.firstIFD)?.map(\.value) == entries.map(\.value))
     }

@@ -7,7 +7,7 @@ import Testing
     static let outlines = MapPicture.bundledOutlines
 
     /// Whether a position is inside an odd number of the rings (the even-odd rule).
-    static func inside(_ rings: [[OutlinePoint]], latitude: Double, longitude: Double) -> Bool {
+    static func inside(_ rings: [[GridPoint]], latitude: Double, longitude: Double) -> Bool {
         let x = longitude * 1e5, y = latitude * 1e5
         var odd = false
         for ring in rings {

@@ -224,7 +224,7 @@ private struct PolygonBruteForce {
                     onBorders += 1
                 }
             }
-            let (qx, qy) = try #require(BoundaryTableView.queryPoint(latitude: latitude, longitude: longitude))
+            let (qx, qy) = try #require(UnsafeBoundaryTable.queryPoint(latitude: latitude, longitude: longitude))
             let expected = reference.containing(qx, qy)
             let found = Self.table.view.containing(qx, qy)
             var got: [Int] = []
@@ -478,7 +478,7 @@ private struct PolygonBruteForce {
             values.append(Double.random(in: -180...180, using: &random) * 6_400_000)
         }
         for value in values {
-            #expect(BoundaryTableView.nearestInteger(value) == Int64(value.rounded()), "\(value)")
+            #expect(UnsafeBoundaryTable.nearestInteger(value) == Int64(value.rounded()), "\(value)")
         }
     }
 }

@@ -16,7 +16,7 @@ import Testing
 @Suite struct NearestCellsTests {
     /// The nearest place by a search of the tree with no start, as before the cells.
     static func treeSearch(_ geocoder: ReverseGeocoder, _ query: Coordinate) -> Int {
-        var best = PlaceTable.Best(worst: .infinity)
+        var best = UnsafePlaceTable.Best(worst: .infinity)
         geocoder.table.search(query.unitVector, minimumPopulation: 0, into: &best)
         return best.slot
     }

@@ -68,7 +68,7 @@ enum RandomPlaces {
         }
         for (low, q, high) in cases {
             let expected = Swift.max(Swift.max(Double(low) - q, q - Double(high)), 0)
-            #expect(PlaceTable.gap(low, q, high).bitPattern == expected.bitPattern, "\(low) \(q) \(high)")
+            #expect(UnsafePlaceTable.gap(low, q, high).bitPattern == expected.bitPattern, "\(low) \(q) \(high)")
         }
     }
 }

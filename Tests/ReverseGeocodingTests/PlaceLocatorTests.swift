@@ -11,12 +11,12 @@ import Testing
 
     static func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
 
-    static func locate(_ latitude: Double, _ longitude: Double) -> Location {
+    static func locate(_ latitude: Double, _ longitude: Double) -> UnsafeLocation {
         locator.locate(Coordinate(latitude: latitude, longitude: longitude)!)
     }
 
     /// The point's country, and the country of the place named for it.
-    static func countries(_ location: Location) -> (point: String?, named: String?) {
+    static func countries(_ location: UnsafeLocation) -> (point: String?, named: String?) {
         (location.countryCode, location.nearest.map { text($0.view.countryCode) ?? "" })
     }
 
@@ -123,7 +123,7 @@ import Testing
     }
 
     /// An answer from a locator over a table of one's own stays readable after the locator and
-    /// its table are gone (the borrowed `Location` would point into freed memory).
+    /// its table are gone (the borrowed `UnsafeLocation` would point into freed memory).
     @Test func theAnswerOutlivesItsLocator() throws {
         let places = [
             Place(

@@ -29,12 +29,12 @@ import Testing
         for leafSize in [1, 2, 3, 8] {
             for count in 0...600 {
                 #expect(
-                    PlaceTable.treeDepth(count: count, leafSize: leafSize)
+                    UnsafePlaceTable.treeDepth(count: count, leafSize: leafSize)
                         == Self.walkedDepth(count, leafSize: leafSize))
             }
         }
         // The largest count the format holds stays within the search's bound.
-        #expect(PlaceTable.treeDepth(count: Int(UInt32.max), leafSize: 1) == PlaceTable.maximumTreeDepth)
+        #expect(UnsafePlaceTable.treeDepth(count: Int(UInt32.max), leafSize: 1) == UnsafePlaceTable.maximumTreeDepth)
     }
 
     /// Identical places give degenerate boxes that are all at distance 0, so the search keeps a

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// The metadata blocks a container holds, found by walking its chunk headers only.
 struct ChunkMetadata {
     /// The EXIF chunk's payload (a TIFF, possibly after an `Exif\0\0` that some writers add).
@@ -18,7 +20,7 @@ enum PNGChunks {
         while offset + 8 <= source.count {
             let header = try source.bytes(at: offset, length: 8)
             guard header.count == 8 else { break }
-            let length = Int(bigEndian32(header, 0))
+            let length = Int(ByteOrder.bigEndian.read(UInt32.self, header, at: 0))
             let type = fourCC(header, 4)
             guard length <= 0x7FFF_FFFF else { throw .malformedContainer("PNG chunk '\(type)' claims \(length) bytes") }
             let data = offset + 8
@@ -71,8 +73,7 @@ enum WebPChunks {
             let header = try source.bytes(at: offset, length: 8)
             guard header.count == 8 else { break }
             let type = fourCC(header, 0)
-            let length = Int(
-                UInt32(header[4]) | UInt32(header[5]) << 8 | UInt32(header[6]) << 16 | UInt32(header[7]) << 24)
+            let length = Int(ByteOrder.littleEndian.read(UInt32.self, header, at: 4))
             let data = offset + 8
             guard data + length <= end else {
                 if type == "EXIF" || type == "XMP " { throw .truncated("the file ends inside WebP chunk '\(type)'") }

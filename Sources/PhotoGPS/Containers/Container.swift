@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// The file formats phototag recognises by their first bytes.
 enum Container: Equatable {
     case jpeg
@@ -49,7 +51,7 @@ enum Container: Equatable {
             }
         }
         if starts(Array("ftyp".utf8), at: 4) {
-            let size = min(Int(bigEndian32(head, 0)), head.count)
+            let size = min(Int(ByteOrder.bigEndian.read(UInt32.self, head, at: 0)), head.count)
             var brands: [String] = []
             var offset = 8
             while offset + 4 <= size {
@@ -64,7 +66,7 @@ enum Container: Equatable {
             return .movie  // qt, isom, mp41, mp42, M4V, 3gp*, 3g2*, avc1, XAVC…
         }
         if head.count >= 8, ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(fourCC(head, 4)) {
-            let size = bigEndian32(head, 0)
+            let size = ByteOrder.bigEndian.read(UInt32.self, head, at: 0)
             if size == 0 || size == 1 || size >= 8 { return .movie }
         }
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// One box of an ISO base media file (HEIF, AVIF, CR3, MP4): its type and where its payload is.
 struct Box: Hashable, Sendable {
     /// The four-character type, e.g. `meta`.
@@ -34,12 +36,12 @@ struct Boxes<Source: ByteSource> {
         guard offset + 8 <= end else { return nil }
         let header = try source.bytes(at: offset, length: 16)
         guard header.count >= 8 else { return nil }
-        var size = Int(bigEndian32(header, 0))
+        var size = Int(ByteOrder.bigEndian.read(UInt32.self, header, at: 0))
         let type = fourCC(header, 4)
         var headerSize = 8
         if size == 1 {
             guard header.count == 16 else { throw .truncated("the file ends inside the header of box '\(type)'") }
-            let large = UInt64(bigEndian32(header, 8)) << 32 | UInt64(bigEndian32(header, 12))
+            let large = ByteOrder.bigEndian.read(UInt64.self, header, at: 8)
             guard large <= UInt64(Int.max / 2) else { throw .malformedContainer("box '\(type)' claims \(large) bytes") }
             size = Int(large)
             headerSize = 16
@@ -48,7 +50,8 @@ struct Boxes<Source: ByteSource> {
         }
         guard size >= headerSize else { throw .malformedContainer("box '\(type)' at byte \(offset) has size \(size)") }
         let box = Box(
-            type: type, payload: offset + headerSize, end: min(offset + size, end), code: bigEndian32(header, 4),
+            type: type, payload: offset + headerSize, end: min(offset + size, end),
+            code: ByteOrder.bigEndian.read(UInt32.self, header, at: 4),
             isCutShort: offset + size > source.count, overrunsParent: offset + size > end)
         if offset + size > end, offset + size > source.count {
             // A box cut short by the end of the file: still usable up to where the file ends.
@@ -67,13 +70,6 @@ struct Boxes<Source: ByteSource> {
         }
         return nil
     }
-}
-
-func bigEndian16(_ bytes: [UInt8], _ offset: Int) -> UInt16 { UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1]) }
-
-func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-    UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-        | UInt32(bytes[offset + 3])
 }
 
 /// Four bytes as text, bytes outside printable ASCII shown as `?`.
@@ -107,8 +103,12 @@ struct ByteReader {
 
     mutating func skip(_ count: Int) throws(PhotoGPSError) { _ = try take(count) }
     mutating func u8() throws(PhotoGPSError) -> UInt8 { bytes[try take(1)] }
-    mutating func u16() throws(PhotoGPSError) -> UInt16 { bigEndian16(bytes, try take(2)) }
-    mutating func u32() throws(PhotoGPSError) -> UInt32 { bigEndian32(bytes, try take(4)) }
+    mutating func u16() throws(PhotoGPSError) -> UInt16 {
+        ByteOrder.bigEndian.read(UInt16.self, bytes, at: try take(2))
+    }
+    mutating func u32() throws(PhotoGPSError) -> UInt32 {
+        ByteOrder.bigEndian.read(UInt32.self, bytes, at: try take(4))
+    }
     mutating func fourCC() throws(PhotoGPSError) -> String { PhotoGPS.fourCC(bytes, try take(4)) }
 
     /// An unsigned big-endian integer of 0, 4 or 8 bytes (the sizes `iloc` allows).

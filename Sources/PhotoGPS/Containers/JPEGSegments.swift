@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// One marker segment of a JPEG file's header.
 struct JPEGSegment: Hashable, Sendable {
     /// The marker byte (`0xE1` for APP1).
@@ -62,7 +64,7 @@ struct JPEGSegments<Source: ByteSource> {
             guard header.count == 4 else {
                 throw .truncated("the file ends at byte \(source.count) inside a marker")
             }
-            let length = Int(header[2]) << 8 | Int(header[3])
+            let length = Int(ByteOrder.bigEndian.read(UInt16.self, header, at: 2))
             guard length >= 2 else {
                 throw .malformedJPEG("segment 0x\(hex(marker)) at byte \(offset) has length \(length)")
             }

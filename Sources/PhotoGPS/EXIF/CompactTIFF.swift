@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// Builds the small TIFF block handed to libexif for containers whose EXIF is larger than
 /// libexif's 64 KiB limit or spread over a file (TIFF, DNG and raw files, CR3).
 ///
@@ -247,7 +249,8 @@ private struct KeptEntries {
 /// The block is written in place, byte by byte, into memory sized for the most it can hold:
 /// compacting the EXIF of every photo of a scan allocates nothing here.
 private struct IFDWriter {
-    let bigEndian: Bool
+    /// The byte order of the TIFF the entries came from, which the block keeps.
+    let order: ByteOrder
     /// `Exif\0\0`, then the TIFF: offsets in the TIFF count from its header, 6 bytes in.
     private let memory: UnsafeMutableBufferPointer<UInt8>
     /// How many bytes of `memory` are written.
@@ -268,7 +271,7 @@ private struct IFDWriter {
 
     /// A block in `memory`, which must hold all that is appended.
     init(bigEndian: Bool, memory: UnsafeMutableBufferPointer<UInt8>) {
-        self.bigEndian = bigEndian
+        order = ByteOrder(bigEndian: bigEndian)
         self.memory = memory
         for byte in GPSReader.exifIdentifier { append8(byte) }
         // The header, then IFD0's offset: 8, right after it.
@@ -290,15 +293,13 @@ private struct IFDWriter {
 
     @inline(__always)
     private mutating func append16(_ value: UInt16) {
-        let stored = bigEndian ? value.bigEndian : value.littleEndian
-        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt16.self)
+        order.store(value, UnsafeMutableRawPointer(memory.baseAddress!), at: count)
         count += 2
     }
 
     @inline(__always)
     private mutating func append32(_ value: UInt32) {
-        let stored = bigEndian ? value.bigEndian : value.littleEndian
-        UnsafeMutableRawPointer(memory.baseAddress! + count).storeBytes(of: stored, as: UInt32.self)
+        order.store(value, UnsafeMutableRawPointer(memory.baseAddress!), at: count)
         count += 4
     }
 
@@ -360,19 +361,11 @@ private struct IFDWriter {
     /// Sets the value of pointer entry `tag` in the IFD at `ifd`.
     mutating func patchPointer(_ tag: UInt16, inIFDAt ifd: UInt32, to value: UInt32) {
         let start = Self.base + Int(ifd)
-        let (high, low) = (UInt8(tag >> 8), UInt8(tag & 0xFF))
-        let tagBytes = bigEndian ? (high, low) : (low, high)
-        let count = Int(
-            bigEndian
-                ? UInt16(memory[start]) << 8 | UInt16(memory[start + 1])
-                : UInt16(memory[start + 1]) << 8 | UInt16(memory[start]))
+        let count = Int(order.read(UInt16.self, memory, at: start))
         for index in 0..<count {
             let at = start + 2 + 12 * index
-            guard memory[at] == tagBytes.0, memory[at + 1] == tagBytes.1 else { continue }
-            for byte in 0..<4 {
-                let shift = UInt32(bigEndian ? 24 - 8 * byte : 8 * byte)
-                memory[at + 8 + byte] = UInt8(truncatingIfNeeded: value >> shift)
-            }
+            guard order.read(UInt16.self, memory, at: at) == tag else { continue }
+            order.store(value, UnsafeMutableRawPointer(memory.baseAddress!), at: at + 8)
         }
     }
 }

@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 /// One IFD entry with its value bytes, as stored (in the TIFF's byte order).
 struct TIFFEntry: Hashable, Sendable {
     /// The tag number (``ExifTag``, ``GPSTag``).
@@ -43,34 +45,16 @@ struct TIFFReader<Source: ByteSource> {
             case (0x4D, 0x4D): bigEndian = true
             default: throw .malformedEXIF("no TIFF byte-order mark")
             }
-            let magic = Self.u16(header, 2, bigEndian)
+            let order = ByteOrder(bigEndian: bigEndian)
+            let magic = order.read(UInt16.self, header, at: 2)
             if magic == 43 { throw .unsupportedFormat("BigTIFF") }
             guard Self.isMagic(magic) else { throw .malformedEXIF("TIFF magic number \(magic)") }
-            return (bigEndian, Self.u32(header, 4, bigEndian))
+            return (bigEndian, order.read(UInt32.self, header, at: 4))
         }
     }
 
-    /// The 16-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
-    static func u16<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt16
-    where Bytes.Index == Int {
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
-        return bigEndian ? a << 8 | b : b << 8 | a
-    }
-
-    /// The 16-bit number at `offset` of `raw` in the given byte order, in one load.
-    @inline(__always)
-    static func load16(_ raw: UnsafeRawBufferPointer, _ offset: Int, _ bigEndian: Bool) -> UInt16 {
-        let stored = raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
-        return bigEndian ? UInt16(bigEndian: stored) : UInt16(littleEndian: stored)
-    }
-
-    /// The 32-bit number at `offset` of `bytes` (indexed from 0) in the given byte order.
-    static func u32<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ offset: Int, _ bigEndian: Bool) -> UInt32
-    where Bytes.Index == Int {
-        let high = UInt32(u16(bytes, bigEndian ? offset : offset + 2, bigEndian))
-        let low = UInt32(u16(bytes, bigEndian ? offset + 2 : offset, bigEndian))
-        return high << 16 | low
-    }
+    /// The TIFF's byte order, as the reads take it.
+    var byteOrder: ByteOrder { ByteOrder(bigEndian: bigEndian) }
 
     /// Reads the IFD at `offset` with its entries' values (each value at most `valueLimit`
     /// bytes; larger ones, such as a MakerNote, are left out). `nil` when the IFD lies outside
@@ -87,8 +71,9 @@ struct TIFFReader<Source: ByteSource> {
     ) throws(PhotoGPSError) -> [TIFFEntry]? {
         let start = base + Int(offset)
         guard Int(offset) >= 8 || offset == 0, start + 2 <= end, offset != 0 else { return nil }
+        let order = byteOrder
         let stored = try source.withBytes(at: start, length: 2) {
-            $0.count == 2 ? Int(Self.u16($0, 0, bigEndian)) : nil
+            $0.count == 2 ? Int(order.read(UInt16.self, $0, at: 0)) : nil
         }
         guard let stored else { return nil }
         let count = min(stored, 1000, (end - start - 2) / 12)
@@ -102,10 +87,10 @@ struct TIFFReader<Source: ByteSource> {
             let raw = UnsafeRawBufferPointer(table)
             for index in 0..<(table.count / 12) {
                 let at = 12 * index
-                let tag = Self.load16(raw, at, bigEndian)
+                let tag = order.load(UInt16.self, raw, at: at)
                 if let tags, !tags.contains(tag) { continue }
-                let type = Self.load16(raw, at + 2, bigEndian)
-                let components = Self.u32(table, at + 4, bigEndian)
+                let type = order.load(UInt16.self, raw, at: at + 2)
+                let components = order.read(UInt32.self, table, at: at + 4)
                 guard let size = TIFFType(rawValue: type)?.size else { continue }
                 let length = Int(components) * size
                 guard length <= valueLimit else { continue }
@@ -113,7 +98,7 @@ struct TIFFReader<Source: ByteSource> {
                 if length <= 4 {
                     value = EntryBytes(UnsafeBufferPointer(rebasing: table[(at + 8)..<(at + 8 + length)]))
                 } else {
-                    let valueOffset = base + Int(Self.u32(table, at + 8, bigEndian))
+                    let valueOffset = base + Int(order.read(UInt32.self, table, at: at + 8))
                     guard valueOffset + length <= end else { continue }
                     value = try source.withBytes(at: valueOffset, length: length) { EntryBytes($0) }
                     guard value.count == length else { continue }
@@ -139,8 +124,9 @@ struct TIFFReader<Source: ByteSource> {
     func lookup(_ tag: UInt16, inIFDAt offset: UInt32) throws(PhotoGPSError) -> Lookup {
         let start = base + Int(offset)
         guard start + 2 <= end else { return .cutShort }
+        let order = byteOrder
         let stored = try source.withBytes(at: start, length: 2) {
-            $0.count == 2 ? Int(Self.u16($0, 0, bigEndian)) : nil
+            $0.count == 2 ? Int(order.read(UInt16.self, $0, at: 0)) : nil
         }
         // Fewer than 2 bytes only when a file shrank while it was read.
         guard let count = stored else { return .cutShort }
@@ -150,10 +136,11 @@ struct TIFFReader<Source: ByteSource> {
         while first < inside {
             let chunk = min(32, inside - first)
             let found = try source.withBytes(at: start + 2 + 12 * first, length: 12 * chunk) { table -> Lookup? in
-                for at in stride(from: 0, to: table.count - 11, by: 12) where Self.u16(table, at, bigEndian) == tag {
+                for at in stride(from: 0, to: table.count - 11, by: 12)
+                where order.read(UInt16.self, table, at: at) == tag {
                     return .found(
-                        Self.u32(table, at + 8, bigEndian), type: Self.u16(table, at + 2, bigEndian),
-                        count: Self.u32(table, at + 4, bigEndian))
+                        order.read(UInt32.self, table, at: at + 8), type: order.read(UInt16.self, table, at: at + 2),
+                        count: order.read(UInt32.self, table, at: at + 4))
                 }
                 return nil
             }
@@ -172,6 +159,6 @@ struct TIFFReader<Source: ByteSource> {
             TIFFType(rawValue: entry.type)?.isPointer == true,
             entry.value.count == 4
         else { return nil }
-        return Self.u32(entry.value, 0, bigEndian)
+        return byteOrder.read(UInt32.self, entry.value, at: 0)
     }
 }

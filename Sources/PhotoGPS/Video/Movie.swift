@@ -211,7 +211,7 @@ struct Movie {
             let body = payload[box.payload..<box.end]
             if box.code == Self.xyzCode, xyz == nil {
                 guard body.count >= 4 else { throw .malformedContainer("the '©xyz' box has \(body.count) bytes") }
-                let length = Int(bigEndian16(payload, box.payload))
+                let length = Int(ByteOrder.bigEndian.read(UInt16.self, payload, at: box.payload))
                 xyz = Array(body.dropFirst(4).prefix(length))
             } else if box.type == "loci", loci == nil {
                 loci = Array(body)
@@ -296,7 +296,9 @@ struct Movie {
             warnings.append(.badLoci(reason: "it ends before its coordinates"))
             return nil
         }
-        func fixed(_ offset: Int) -> Double { Double(Int32(bitPattern: bigEndian32(payload, offset))) / 65536 }
+        func fixed(_ offset: Int) -> Double {
+            Double(ByteOrder.bigEndian.read(Int32.self, payload, at: offset)) / 65536
+        }
         let longitude = fixed(position), latitude = fixed(position + 4), altitude = fixed(position + 8)
         guard abs(latitude) <= 90 else {
             warnings.append(.badLoci(reason: "the latitude \(latitude) is out of range (more than 90 degrees)"))

@@ -1,22 +1,3 @@
-/// A vertex of a boundary outline, in the table's units of 1e-5 degree (exact).
-package struct OutlinePoint: Hashable, Sendable {
-    /// Longitude × 1e5 (-18,000,000 ... 18,000,000).
-    package var x: Int32
-    /// Latitude × 1e5 (-9,000,000 ... 9,000,000).
-    package var y: Int32
-
-    /// A vertex at `x`, `y` (units of 1e-5 degree).
-    package init(x: Int32, y: Int32) {
-        self.x = x
-        self.y = y
-    }
-
-    /// The longitude in degrees.
-    package var longitude: Double { Double(x) / 1e5 }
-    /// The latitude in degrees.
-    package var latitude: Double { Double(y) / 1e5 }
-}
-
 /// The land and the borders between countries as drawable lines: the outline of all land as
 /// closed rings, and the borders between two countries as open lines.
 ///
@@ -25,9 +6,9 @@ package struct OutlinePoint: Hashable, Sendable {
 /// Polygons are split at ±180° as in the source, so a ring can run along the antimeridian.
 package struct BoundaryOutlines: Sendable {
     /// Closed rings (the first point repeated at the end) whose even-odd union is the land.
-    package var land: [[OutlinePoint]]
+    package var land: [[GridPoint]]
     /// Open lines where two countries meet, each edge once.
-    package var borders: [[OutlinePoint]]
+    package var borders: [[GridPoint]]
 }
 
 extension BoundaryTable {
@@ -75,7 +56,7 @@ extension BoundaryTable {
 
     /// The rings of country `index` (see ``countryCount``), for the even-odd fill rule; empty for
     /// an index out of range.
-    package func countryRings(_ index: Int) -> [[OutlinePoint]] {
+    package func countryRings(_ index: Int) -> [[GridPoint]] {
         guard index >= 0, index < view.countryCount else { return [] }
         let feature = UInt16(view.timeZoneCount + index)
         var member = [Bool](repeating: false, count: view.layout.setCount)
@@ -84,7 +65,7 @@ extension BoundaryTable {
     }
 }
 
-extension BoundaryTableView {
+extension UnsafeBoundaryTable {
     /// The toggle set of the edge from each vertex to the next, `-1` where no edge starts (the
     /// end of a chain): every edge is in the runs of at least one quadtree leaf.
     func edgeSets() -> [Int32] {
@@ -102,21 +83,21 @@ extension BoundaryTableView {
     }
 
     /// Vertex `index` in stored units.
-    func outlinePoint(_ index: Int) -> OutlinePoint {
+    func gridPoint(_ index: Int) -> GridPoint {
         let (x, y) = vertex(index)
         let scale = BoundaryTableLayout.scale
-        return OutlinePoint(x: Int32(truncatingIfNeeded: x / scale), y: Int32(truncatingIfNeeded: y / scale))
+        return GridPoint(x: Int32(truncatingIfNeeded: x / scale), y: Int32(truncatingIfNeeded: y / scale))
     }
 
     /// The selected edges joined into closed rings: each ring walks unused edges from vertex to
     /// vertex until it is back where it started (every vertex of a polygon boundary has an even
     /// number of its edges, so the walk always closes).
-    func rings(edgeSets: [Int32], where selected: (Int32) -> Bool) -> [[OutlinePoint]] {
+    func rings(edgeSets: [Int32], where selected: (Int32) -> Bool) -> [[GridPoint]] {
         // Number the distinct points (looked up, never iterated: the order stays fixed).
-        var numbers: [OutlinePoint: Int32] = [:]
-        var points: [OutlinePoint] = []
+        var numbers: [GridPoint: Int32] = [:]
+        var points: [GridPoint] = []
         var edges: [(Int32, Int32)] = []
-        func number(_ point: OutlinePoint) -> Int32 {
+        func number(_ point: GridPoint) -> Int32 {
             if let known = numbers[point] { return known }
             let new = Int32(points.count)
             numbers[point] = new
@@ -124,7 +105,7 @@ extension BoundaryTableView {
             return new
         }
         for vertex in edgeSets.indices where selected(edgeSets[vertex]) {
-            let a = number(outlinePoint(vertex)), b = number(outlinePoint(vertex + 1))
+            let a = number(gridPoint(vertex)), b = number(gridPoint(vertex + 1))
             if a != b { edges.append((a, b)) }
         }
         // The edges at each point, in edge order (compressed rows).
@@ -144,7 +125,7 @@ extension BoundaryTableView {
         }
         var used = [Bool](repeating: false, count: edges.count)
         var next = start  // the first incident edge not yet looked at, per point
-        var rings: [[OutlinePoint]] = []
+        var rings: [[GridPoint]] = []
         for first in edges.indices where !used[first] {
             used[first] = true
             let origin = edges[first].0
@@ -179,13 +160,13 @@ extension BoundaryTableView {
 
     /// The selected edges as open lines, following the stored chains (a line ends where the
     /// chain does or where an edge is not selected).
-    func lines(edgeSets: [Int32], where selected: (Int32) -> Bool) -> [[OutlinePoint]] {
-        var lines: [[OutlinePoint]] = []
-        var current: [OutlinePoint] = []
+    func lines(edgeSets: [Int32], where selected: (Int32) -> Bool) -> [[GridPoint]] {
+        var lines: [[GridPoint]] = []
+        var current: [GridPoint] = []
         for vertex in edgeSets.indices {
             if selected(edgeSets[vertex]) {
-                if current.isEmpty { current.append(outlinePoint(vertex)) }
-                current.append(outlinePoint(vertex + 1))
+                if current.isEmpty { current.append(gridPoint(vertex)) }
+                current.append(gridPoint(vertex + 1))
             } else if !current.isEmpty {
                 lines.append(current)
                 current = []

@@ -29,12 +29,18 @@ import CBoundaryData
 /// **Kept overlaps.** Some time zones overlap on purpose (Urumqi/Shanghai, Hebron/Jerusalem …):
 /// there the lookup returns both, and ``preferredZone(_:nearestPlaceZone:)`` chooses.
 ///
+/// **What it borrows.** The table is read where it lies, never copied out: ``bundled`` reads the
+/// binary's static data (valid for the whole process), ``init(contentsOf:)`` maps the file for
+/// as long as the table lives, and ``init(tableBytes:)`` keeps an aligned copy of the array for
+/// as long. Its ``rules`` borrow the same bytes (valid while the table lives); its answers are
+/// values of their own.
+///
 /// A `BoundaryTable` is immutable; one instance serves any number of threads.
 public final class BoundaryTable: Sendable {
     /// How far the nearest-polygon fallback looks, in degrees.
     public static let fallbackDegrees = 0.05
 
-    let view: BoundaryTableView
+    let view: UnsafeBoundaryTable
     /// Keeps the bytes under `view` alive (a mapped file or an array); `nil` for the bundled data.
     private let owner: (any Sendable)?
 
@@ -43,7 +49,7 @@ public final class BoundaryTable: Sendable {
         let bytes = UnsafeRawBufferPointer(start: CBoundaryData_table(), count: CBoundaryData_tableSize())
         do {
             return try BoundaryTable(
-                view: try BoundaryTableView(bytes: bytes, name: "the bundled boundary table"), owner: nil)
+                view: try UnsafeBoundaryTable(bytes: bytes, name: "the bundled boundary table"), owner: nil)
         } catch {
             // The build embeds a table that the test suite opens and checks.
             preconditionFailure("\(error)")
@@ -54,7 +60,7 @@ public final class BoundaryTable: Sendable {
     /// table has none.
     public let rules: TimeZoneRules?
 
-    private init(view: BoundaryTableView, owner: (any Sendable)?) throws(BoundaryError) {
+    private init(view: UnsafeBoundaryTable, owner: (any Sendable)?) throws(BoundaryError) {
         self.view = view
         self.owner = owner
         if view.timeZoneRules.isEmpty {
@@ -76,7 +82,8 @@ public final class BoundaryTable: Sendable {
         } catch {
             throw .cannotRead(path: path, reason: "\(error)")
         }
-        try self.init(view: try BoundaryTableView(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
+        try self.init(
+            view: try UnsafeBoundaryTable(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
     }
 
     /// Opens a table held in memory (as written by `phototag boundaries import`), checking it as
@@ -86,7 +93,7 @@ public final class BoundaryTable: Sendable {
     ///   boundary table or its names are not valid UTF-8.
     public convenience init(tableBytes: [UInt8]) throws(BoundaryError) {
         let storage = AlignedTableBytes(tableBytes)
-        let view = try BoundaryTableView(bytes: storage.bytes, name: "the boundary table", validatingStrings: true)
+        let view = try UnsafeBoundaryTable(bytes: storage.bytes, name: "the boundary table", validatingStrings: true)
         try self.init(view: view, owner: storage)
     }
 
@@ -146,7 +153,7 @@ public final class BoundaryTable: Sendable {
     /// ``features(_:fallback:)`` of a point given as two numbers, unchecked (`package`: for the
     /// benchmarks' and the tests' raw values). A non-finite coordinate gives no features.
     package func features(latitude: Double, longitude: Double, fallback: Bool = true) -> BoundaryFeatures {
-        guard let (qx, qy) = BoundaryTableView.queryPoint(latitude: latitude, longitude: longitude) else {
+        guard let (qx, qy) = UnsafeBoundaryTable.queryPoint(latitude: latitude, longitude: longitude) else {
             return BoundaryFeatures()
         }
         var found = view.containing(qx, qy)

@@ -1,4 +1,5 @@
 import CBoundaryData
+import PhotoTagSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -6,11 +7,18 @@ import CBoundaryData
     import Darwin
 #endif
 
-/// The table read in place: typed views into bytes that something else keeps alive.
+/// The boundary table read in place: typed views into bytes that something else keeps alive.
+///
+/// **Borrowed memory.** The view holds pointers into the table's bytes and owns none of them: it
+/// is valid only while they are. The bundled table is static data of the binary, valid for the
+/// whole process; a table from a file or an array is a ``MappedFile`` or ``AlignedTableBytes``
+/// that the ``BoundaryTable`` holds, so a view (with its tz rules and the strings' bytes it hands
+/// out) is valid while that table lives. The bytes are never written, so any number of threads
+/// read them at once.
 ///
 /// Every read that the bytes could get wrong is bounds-checked and the arithmetic wraps, so a
 /// damaged table gives odd answers, never a crash.
-struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable memory
+struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutable memory
     let bytes: UnsafeRawBufferPointer
     let layout: BoundaryTableLayout
     let timeZoneCount: Int
@@ -19,7 +27,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     let sourceOffset: UInt32
     let dateOffset: UInt32
     private let base: UnsafeRawPointer
-    private let strings: UnsafeRawBufferPointer
+    private let strings: UnsafeStringPool
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used;
     /// `validatingStrings` also checks that the string pool is well formed and valid UTF-8 (a
@@ -30,7 +38,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
             throw fail("\(bytes.count) bytes is too short")
         }
         guard Array(bytes[0..<8]) == BoundaryTableLayout.magic else { throw fail("unknown format") }
-        func u32(_ offset: Int) -> Int { Int(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian) }
+        func u32(_ offset: Int) -> Int { Int(ByteOrder.littleEndian.load(UInt32.self, base, at: offset)) }
         typealias Header = BoundaryTableHeader
         guard u32(Header.byteOrderMark) == BoundaryTableLayout.byteOrderMark else { throw fail("byte order") }
         let version = u32(Header.version)
@@ -56,7 +64,7 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
         (timeZoneCount, countryCount, admin1Count) = counts
         sourceOffset = UInt32(u32(Header.source))
         dateOffset = UInt32(u32(Header.date))
-        strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
         guard !validatingStrings || validateStrings() else { throw fail("its names are not valid UTF-8") }
         // The set table must be in order and inside the pool: checked once here, so that a lookup
         // needs no check per set.
@@ -77,41 +85,34 @@ struct BoundaryTableView: @unchecked Sendable {  // read-only views of immutable
     }
 
     /// Checks that the string pool is well formed and every string valid UTF-8.
-    func validateStrings() -> Bool { isValidStringPool(strings) }
+    func validateStrings() -> Bool { strings.isValid }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
-    func string(at offset: UInt32) -> String? {
-        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
-    }
+    func string(at offset: UInt32) -> String? { strings.string(at: offset) }
 
     /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
     /// 0 (none) or an offset outside the pool.
-    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
-        let start = Int(offset)
-        guard start != 0, start + 2 <= strings.count else { return nil }
-        let length = Int(strings[start]) | Int(strings[start + 1]) << 8
-        guard start + 2 + length <= strings.count else { return nil }
-        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
-    }
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? { strings.utf8(at: offset) }
 
     /// String field 0 or 1 of global feature `feature`.
     func featureField(_ feature: Int, _ field: Int) -> UInt32 {
         guard feature >= 0, feature < layout.featureCount else { return 0 }
-        return base.load(fromByteOffset: layout.features + 16 * feature + 4 * field, as: UInt32.self).littleEndian
+        return ByteOrder.littleEndian.load(UInt32.self, base, at: layout.features + 16 * feature + 4 * field)
     }
 
     /// Twice the area of global feature `feature`.
     func area(_ feature: Int) -> UInt64 {
         guard feature >= 0, feature < layout.featureCount else { return 0 }
-        return base.load(fromByteOffset: layout.features + 16 * feature + 8, as: UInt64.self).littleEndian
+        return ByteOrder.littleEndian.load(UInt64.self, base, at: layout.features + 16 * feature + 8)
     }
 
     /// Whether time zone `index` is an ocean zone (its tzid starts with `Etc/`).
     func isOceanZone(_ index: Int) -> Bool {
         let start = Int(featureField(index, 0))
-        guard start != 0, start + 6 <= strings.count else { return false }
-        return strings[start + 2] == UInt8(ascii: "E") && strings[start + 3] == UInt8(ascii: "t")
-            && strings[start + 4] == UInt8(ascii: "c") && strings[start + 5] == UInt8(ascii: "/")
+        let pool = strings.bytes
+        guard start != 0, start + 6 <= pool.count else { return false }
+        return pool[start + 2] == UInt8(ascii: "E") && pool[start + 3] == UInt8(ascii: "t")
+            && pool[start + 4] == UInt8(ascii: "c") && pool[start + 5] == UInt8(ascii: "/")
     }
 
     // MARK: coordinates

@@ -120,7 +120,7 @@ package struct BoundaryTableBuilder {
             timeZoneRulesSize: timeZoneRules.count)
         guard layout.totalSize <= Int(UInt32.max) else { throw .tableTooLarge("\(layout.totalSize) bytes") }
 
-        var out = BoundaryByteWriter(size: layout.totalSize)
+        var out = TableByteWriter(size: layout.totalSize)
         typealias Header = BoundaryTableHeader
         out.put(BoundaryTableLayout.magic, at: 0)
         out.put32(BoundaryTableLayout.version, at: Header.version)
@@ -457,29 +457,5 @@ package struct BoundaryTableBuilder {
             for feature in touched { parity[Int(feature)] = false }
             return inside.sorted()
         }
-    }
-}
-
-/// A zero-filled buffer written at fixed offsets, little-endian.
-struct BoundaryByteWriter {
-    var bytes: [UInt8]
-
-    init(size: Int) { bytes = [UInt8](repeating: 0, count: size) }
-
-    mutating func put(_ data: [UInt8], at offset: Int) {
-        bytes.replaceSubrange(offset..<offset + data.count, with: data)
-    }
-
-    mutating func put16(_ value: UInt16, at offset: Int) {
-        bytes[offset] = UInt8(truncatingIfNeeded: value)
-        bytes[offset + 1] = UInt8(truncatingIfNeeded: value >> 8)
-    }
-
-    mutating func put32(_ value: UInt32, at offset: Int) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
-
-    mutating func put64(_ value: UInt64, at offset: Int) {
-        for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
     }
 }

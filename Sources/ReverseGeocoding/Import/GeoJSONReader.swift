@@ -1,18 +1,3 @@
-/// A point of the boundary data on its 5-decimal grid: longitude and latitude in units of
-/// 1e-5 degree, exact for coordinates written with at most five decimals.
-package struct GridPoint: Hashable, Sendable {
-    /// Longitude in 1e-5 degree, -18,000,000 ... 18,000,000.
-    package var x: Int32
-    /// Latitude in 1e-5 degree, -9,000,000 ... 9,000,000.
-    package var y: Int32
-
-    /// The grid point `x` (longitude) and `y` (latitude), in 1e-5 degree.
-    package init(x: Int32, y: Int32) {
-        self.x = x
-        self.y = y
-    }
-}
-
 /// One feature of a boundary GeoJSON file: its string properties and its polygons.
 package struct BoundaryFeature: Sendable {
     /// The feature's properties in file order; `nil` for a JSON `null`.

@@ -69,7 +69,7 @@ package struct PlaceTableBuilder {
         let layout = PlaceTableLayout(
             count: n, regionCount: regionRows.count, stringsSize: pool.bytes.count, nodeCount: tree.nodeCount)
         guard layout.totalSize <= Int(UInt32.max) else { throw .tableTooLarge("\(layout.totalSize) bytes") }
-        var out = ByteWriter(size: layout.totalSize)
+        var out = TableByteWriter(size: layout.totalSize)
         out.put(PlaceTableLayout.magic, at: 0)
         out.put32(PlaceTableLayout.version, at: PlaceTableHeader.version)
         out.put32(UInt32(n), at: PlaceTableHeader.count)
@@ -172,25 +172,4 @@ extension Float {
         if !down, Double(result) < value { result = result.nextUp }
         self = result
     }
-}
-
-/// A zero-filled buffer written at fixed offsets, little-endian.
-private struct ByteWriter {
-    var bytes: [UInt8]
-
-    init(size: Int) { bytes = [UInt8](repeating: 0, count: size) }
-
-    mutating func put(_ data: [UInt8], at offset: Int) {
-        bytes.replaceSubrange(offset..<offset + data.count, with: data)
-    }
-
-    mutating func put32(_ value: UInt32, at offset: Int) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
-
-    mutating func put64(_ value: UInt64, at offset: Int) {
-        for index in 0..<8 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
-    }
-
-    mutating func putDouble(_ value: Double, at offset: Int) { put64(value.bitPattern, at: offset) }
 }

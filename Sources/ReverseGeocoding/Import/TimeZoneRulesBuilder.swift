@@ -1,3 +1,5 @@
+import PhotoTagSupport
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -78,24 +80,24 @@ package struct TimeZoneRulesBuilder {
 
         var nameTable: [UInt8] = []
         for (name, index) in zip(names, nameRuleSets) {
-            nameTable.appendLittleEndian(try pool.add(name))
-            nameTable.appendLittleEndian(UInt32(index))
+            ByteOrder.littleEndian.append(try pool.add(name), to: &nameTable)
+            ByteOrder.littleEndian.append(UInt32(index), to: &nameTable)
         }
         var setTable: [UInt8] = [], times: [UInt8] = [], typeIndices: [UInt8] = [], typeTable: [UInt8] = []
         var firstTransition = 0, firstType = 0
         for set in ruleSets {
-            setTable.appendLittleEndian(UInt32(firstTransition))
-            setTable.appendLittleEndian(UInt32(set.transitions.count))
-            setTable.appendLittleEndian(UInt32(firstType))
-            setTable.appendLittleEndian(UInt32(set.types.count))
-            setTable.appendLittleEndian(try pool.add(set.footer))
+            ByteOrder.littleEndian.append(UInt32(firstTransition), to: &setTable)
+            ByteOrder.littleEndian.append(UInt32(set.transitions.count), to: &setTable)
+            ByteOrder.littleEndian.append(UInt32(firstType), to: &setTable)
+            ByteOrder.littleEndian.append(UInt32(set.types.count), to: &setTable)
+            ByteOrder.littleEndian.append(try pool.add(set.footer), to: &setTable)
             for transition in set.transitions {
-                times.appendLittleEndian(UInt64(bitPattern: transition.at))
+                ByteOrder.littleEndian.append(UInt64(bitPattern: transition.at), to: &times)
                 typeIndices.append(transition.type)
             }
             for type in set.types {
-                typeTable.appendLittleEndian(UInt32(bitPattern: Int32(type.utcOffset)))
-                typeTable.appendLittleEndian(UInt16(try pool.add(type.abbreviation)))
+                ByteOrder.littleEndian.append(UInt32(bitPattern: Int32(type.utcOffset)), to: &typeTable)
+                ByteOrder.littleEndian.append(UInt16(try pool.add(type.abbreviation)), to: &typeTable)
                 typeTable.append(type.isDaylightSaving ? 1 : 0)
                 typeTable.append(0)
             }
@@ -109,7 +111,7 @@ package struct TimeZoneRulesBuilder {
             TimeZoneRulesLayout.version, UInt32(names.count), UInt32(ruleSets.count), UInt32(transitionCount),
             UInt32(typeCount), UInt32(pool.bytes.count),
         ] {
-            bytes.appendLittleEndian(value)
+            ByteOrder.littleEndian.append(value, to: &bytes)
         }
         bytes += nameTable + setTable + times + typeIndices + typeTable + pool.bytes
         return bytes
@@ -182,7 +184,7 @@ struct ZoneRules: Hashable {
             guard offset + 44 <= bytes.count, Array(bytes[offset..<offset + 4]) == Array("TZif".utf8) else {
                 throw fail("no TZif header")
             }
-            return (0..<6).map { Int(bigEndian32(bytes, offset + 20 + 4 * $0)) }
+            return (0..<6).map { Int(ByteOrder.bigEndian.read(UInt32.self, bytes, at: offset + 20 + 4 * $0)) }
         }
         let first = try header(at: 0)
         guard bytes[4] >= UInt8(ascii: "2") else { throw fail("version 1 has no 64-bit data") }
@@ -199,10 +201,9 @@ struct ZoneRules: Hashable {
         guard at + size < bytes.count else { throw fail("the data is cut short") }
         var transitions: [Transition] = []
         for index in 0..<timeCount {
-            let high = UInt64(bigEndian32(bytes, at + 8 * index)), low = UInt64(bigEndian32(bytes, at + 8 * index + 4))
+            let instant = ByteOrder.bigEndian.read(Int64.self, bytes, at: at + 8 * index)
             let type = bytes[at + 8 * timeCount + index]
             guard Int(type) < typeCount else { throw fail("transition \(index) has type \(type)") }
-            let instant = Int64(bitPattern: high << 32 | low)
             guard transitions.last.map({ $0.at < instant }) ?? true else { throw fail("transitions out of order") }
             transitions.append(Transition(at: instant, type: type))
         }
@@ -210,7 +211,7 @@ struct ZoneRules: Hashable {
         let characters = Array(bytes[at + 6 * typeCount..<at + 6 * typeCount + charCount])
         var types: [LocalTimeType] = []
         for index in 0..<typeCount {
-            let offset = Int(Int32(bitPattern: bigEndian32(bytes, at + 6 * index)))
+            let offset = Int(ByteOrder.bigEndian.read(Int32.self, bytes, at: at + 6 * index))
             let isDST = bytes[at + 6 * index + 4], nameIndex = Int(bytes[at + 6 * index + 5])
             guard isDST <= 1, nameIndex < charCount, let end = characters[nameIndex...].firstIndex(of: 0),
                 end - nameIndex <= 255, (-89_999...93_599).contains(offset)
@@ -236,12 +237,6 @@ struct ZoneRules: Hashable {
     }
 }
 
-/// Reads a big-endian `UInt32` at `offset`.
-private func bigEndian32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-    UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
-        | UInt32(bytes[offset + 3])
-}
-
 /// Interned strings, each a `UInt8` byte count and UTF-8 bytes; offset 0 is the empty string.
 private struct ShortStringPool {
     var bytes: [UInt8] = [0]
@@ -256,12 +251,5 @@ private struct ShortStringPool {
         bytes += utf8
         offsets[string] = offset
         return offset
-    }
-}
-
-extension [UInt8] {
-    /// Appends an integer's bytes, least significant first.
-    fileprivate mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
-        for index in 0..<(T.bitWidth / 8) { append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
     }
 }

@@ -172,14 +172,14 @@ extension ReverseGeocoder {
 /// country, offered every place within its own shrinking bound. A place within either is offered
 /// to that one, so each sees what a search of its own would (their answers do not depend on the
 /// order places come in).
-struct CityAndNearest: PlaceTable.Collector {
+struct CityAndNearest: UnsafePlaceTable.Collector {
     var chooser: CityChooser
     var nearest: BestInCountry
 
     var worst: Double { Swift.max(chooser.worst, nearest.worst) }
 
     @inline(__always)
-    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: UnsafePlaceTable) {
         if squaredChord <= chooser.worst { chooser.offer(squaredChord, slot, in: table) }
         if squaredChord <= nearest.worst { nearest.offer(squaredChord, slot, in: table) }
     }
@@ -187,7 +187,7 @@ struct CityAndNearest: PlaceTable.Collector {
 
 /// The search collector of the city rule: it sees every place within the rule's maximum radius
 /// and keeps the most populous covering place and the nearest place, both in the country and not `PPLX`.
-struct CityChooser: PlaceTable.Collector {
+struct CityChooser: UnsafePlaceTable.Collector {
     let rule: CityRule
     let countryCode: UnsafeRawBufferPointer?
     /// The test of `countryCode`, when there is one.
@@ -203,7 +203,7 @@ struct CityChooser: PlaceTable.Collector {
     var nearest = -1
     var nearestDistance = Double.infinity
     /// The nearest place of the country of any kind (`PPLX` too) within the radius, ranked as
-    /// ``PlaceTable/Best`` ranks: what ``PlaceLocator`` names, found in the same search.
+    /// ``UnsafePlaceTable/Best`` ranks: what ``PlaceLocator`` names, found in the same search.
     var closest = -1
     var closestSquaredChord = Double.infinity
 
@@ -236,7 +236,7 @@ struct CityChooser: PlaceTable.Collector {
         maximumDistanceKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: maximumDistanceKm) * (1 + 1e-9) + 1e-18
     }
 
-    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable) {
+    mutating func offer(_ squaredChord: Double, _ slot: Int, in table: UnsafePlaceTable) {
         if closest < 0 || squaredChord < closestSquaredChord
             || (squaredChord == closestSquaredChord && table.ranksBefore(slot, closest)),
             inCountry(slot, in: table)
@@ -270,18 +270,18 @@ struct CityChooser: PlaceTable.Collector {
     /// Whether `a` at `da` km ranks before `b` at `db` km: nearer, then larger population, then
     /// smaller geonameid.
     @inline(__always)
-    private func ranks(_ a: Int, _ da: Double, before b: Int, _ db: Double, in table: PlaceTable) -> Bool {
+    private func ranks(_ a: Int, _ da: Double, before b: Int, _ db: Double, in table: UnsafePlaceTable) -> Bool {
         da != db ? da < db : table.ranksBefore(a, b)
     }
 
     /// Whether the place is in the country (any place when no country is given).
     @inline(__always)
-    private mutating func inCountry(_ slot: Int, in table: PlaceTable) -> Bool {
+    private mutating func inCountry(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
         country?.contains(slot, in: table) ?? true
     }
 
     /// Whether the place may be named: in the country and not a section of a city (`PPLX`).
-    private mutating func eligible(_ slot: Int, in table: PlaceTable) -> Bool {
+    private mutating func eligible(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
         if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
             code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
         {

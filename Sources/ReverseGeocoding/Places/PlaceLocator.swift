@@ -29,6 +29,9 @@ import Synchronization
 /// - **The city** is chosen by ``CityRule`` among the places of the point's country (the nearest
 ///   place's country at sea or without boundaries).
 ///
+/// **What it borrows.** Nothing of its own: it holds its ``geocoder`` and ``boundaries``, whose
+/// tables it reads in place (see ``ReverseGeocoder``), and a ``PlaceAnswer`` is a value of its own.
+///
 /// A locator is immutable and serves any number of threads.
 public final class PlaceLocator: Sendable {
     /// The place table the named place and the city come from.
@@ -62,12 +65,14 @@ public final class PlaceLocator: Sendable {
 
     /// Where `coordinate` is. Only places that pass `filter` are named (as a place or a city);
     /// the boundaries are answered whatever the filter.
-    package func locate(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> Location {
+    package func locate(
+        _ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard
+    ) -> UnsafeLocation {
         guard let boundaries else { return nearestOnly(coordinate, filter: filter, rule: rule) }
         let found = boundaries.features(coordinate)
         guard found.countryIndex >= 0 else {
             // At sea: the nearest place anywhere, and the zone of the water.
-            var location = Location(basis: .nearest)
+            var location = UnsafeLocation(basis: .nearest)
             location.atSea = true
             location.nearest = geocoder.nearestPlaceView(to: coordinate, filter: filter)
             // A city is within the rule's radius; far out at sea, no place is.
@@ -81,7 +86,7 @@ public final class PlaceLocator: Sendable {
         let code =
             Int(found.countryIndex) < countryCodes.count
             ? countryCodes[Int(found.countryIndex)] : boundaries.countryCode(Int(found.countryIndex))
-        var location = Location(basis: .boundaries)
+        var location = UnsafeLocation(basis: .boundaries)
         location.countryCode = code
         var countryBytes = code
         let (city, nearest) = countryBytes.withUTF8 { bytes in
@@ -115,8 +120,8 @@ public final class PlaceLocator: Sendable {
     }
 
     /// The answer of the nearest place alone (no boundaries, or at sea before the sea's fields).
-    private func nearestOnly(_ coordinate: Coordinate, filter: PlaceFilter, rule: CityRule) -> Location {
-        var location = Location(basis: .nearest)
+    private func nearestOnly(_ coordinate: Coordinate, filter: PlaceFilter, rule: CityRule) -> UnsafeLocation {
+        var location = UnsafeLocation(basis: .nearest)
         guard let nearest = geocoder.nearestPlaceView(to: coordinate, filter: filter) else { return location }
         let view = nearest.view
         location.nearest = nearest
@@ -172,10 +177,15 @@ public final class PlaceLocator: Sendable {
 /// The answer of ``PlaceLocator/locate(_:filter:rule:)``, for the command line (`package`).
 ///
 /// Its string fields are its own. The named place, the city and the country and region names are
-/// borrowed from the locator's place table (valid only while the locator lives): the CLI writes
-/// them without making a `String`. A library user calls
-/// ``PlaceLocator/answer(_:filter:rule:)``, whose ``PlaceAnswer`` holds them as strings of its own.
-package struct Location: @unchecked Sendable {  // the borrowed bytes are immutable table memory
+/// borrowed from the locator's place table: the CLI writes them without making a `String`. A
+/// library user calls ``PlaceLocator/answer(_:filter:rule:)``, whose ``PlaceAnswer`` holds them
+/// as strings of its own.
+///
+/// **Borrowed memory.** The ``PlaceView``s and the `UnsafeRawBufferPointer` names point into the
+/// place table of the locator's ``ReverseGeocoder`` (and the views do not retain it): valid for
+/// the whole process with the bundled tables, and otherwise only while that geocoder lives. The
+/// CLI holds its locator for the whole run.
+package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are immutable table memory
     /// What the country, region and zone are based on.
     package typealias Basis = PlaceAnswer.Basis
 
@@ -203,6 +213,10 @@ package struct Location: @unchecked Sendable {  // the borrowed bytes are immuta
     /// An answer based on `basis` with every field unknown.
     package init(basis: Basis) { self.basis = basis }
 }
+
+/// ``UnsafeLocation``'s earlier name, which the CLI's record writers (Output/Records.swift) still
+/// use until they move over.
+package typealias Location = UnsafeLocation
 
 /// The answer of ``PlaceLocator/answer(_:filter:rule:)``: where a point is, with names that are
 /// strings of its own, valid after the locator is gone.
@@ -252,7 +266,7 @@ public struct PlaceAnswer: Hashable, Sendable {
 
     /// `location` with its borrowed names made into strings; only while the locator that gave
     /// it lives.
-    package init(_ location: Location) {
+    package init(_ location: UnsafeLocation) {
         func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
         basis = location.basis
         atSea = location.atSea
@@ -291,7 +305,7 @@ private final class RegionIndex: Sendable {
         let country: [String: UInt32]
         let admin1: [String: UInt32]
 
-        init(_ table: PlaceTable) {
+        init(_ table: UnsafePlaceTable) {
             var country: [String: UInt32] = [:], admin1: [String: UInt32] = [:]
             for index in 0..<table.regionCount {
                 guard let code = table.string(at: table.regionString(index, field: 0)) else { continue }
@@ -313,7 +327,7 @@ private final class RegionIndex: Sendable {
     /// on every core at once, and each build reads every region (about 60 million instructions).
     private let building = Locked(())
 
-    func lookUp(_ table: PlaceTable) -> Maps {
+    func lookUp(_ table: UnsafePlaceTable) -> Maps {
         if let maps = maps.load() { return maps }
         return building.withLock { (_: inout Void) in maps.load() ?? maps.storeIfNil(Maps(table)) }
     }
@@ -352,7 +366,7 @@ extension ReverseGeocoder {
 
 /// The single best place of one country (the search collector of
 /// ``ReverseGeocoder/nearestPlaceView(to:inCountry:filter:)``).
-struct BestInCountry: PlaceTable.Collector {
+struct BestInCountry: UnsafePlaceTable.Collector {
     var country: CountryTest
     var worst: Double
     var slot = -1
@@ -363,7 +377,7 @@ struct BestInCountry: PlaceTable.Collector {
     }
 
     @inline(__always)
-    mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+    mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
         // squaredChord <= worst here, so an equal distance wins only on the tie-break.
         guard squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) else { return }
         guard country.contains(candidate, in: table) else { return }
@@ -392,7 +406,7 @@ struct CountryTest {
 
     /// Whether the place at `slot` is in the country.
     @inline(__always)
-    mutating func contains(_ slot: Int, in table: PlaceTable) -> Bool {
+    mutating func contains(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
         guard let region = table.regionIndex(at: slot) else { return unreadable }
         let offset = table.regionString(region, field: 0)
         if offset == lastOffset { return lastAnswer }

@@ -1,9 +1,18 @@
+import PhotoTagSupport
+
 /// A place table read in place: typed views into bytes that something else keeps alive.
+///
+/// **Borrowed memory.** The view holds pointers into the table's bytes and owns none of them: it
+/// is valid only while they are. The bundled table is static data of the binary, valid for the
+/// whole process; a table from a file or an array is a ``MappedFile`` or ``AlignedTableBytes``
+/// that the ``ReverseGeocoder`` holds, so a view (and every pointer and string's bytes it hands
+/// out) is valid while that geocoder lives. The bytes are never written, so any number of
+/// threads read them at once.
 ///
 /// Opening checks the header and the size; every later read is bounds-checked where the bytes
 /// could disagree with the header (string offsets, region indices, tree nodes), so a damaged table
 /// gives odd answers, never a crash.
-struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
+struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     let count: Int
     let leafSize: Int
     /// The number of splits from the root to the deepest leaf (see ``treeDepth(count:leafSize:)``),
@@ -20,7 +29,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     private let rows: UnsafeRawPointer
     private let boxes: UnsafePointer<Float>
     private let regionTable: UnsafePointer<UInt32>
-    private let strings: UnsafeRawBufferPointer
+    private let strings: UnsafeStringPool
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used.
     ///
@@ -38,7 +47,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             }
             throw fail("unknown format")
         }
-        func u32(_ offset: Int) -> UInt32 { base.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian }
+        func u32(_ offset: Int) -> UInt32 { ByteOrder.littleEndian.load(UInt32.self, base, at: offset) }
         guard u32(PlaceTableHeader.byteOrderMark) == PlaceTableLayout.byteOrderMark else {
             throw fail("byte order")
         }
@@ -69,7 +78,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         rows = UnsafeRawPointer(base + layout.rows)
         boxes = view(layout.boxes, Float.self, PlaceTableLayout.boxStride * layout.nodeCount)
         regionTable = view(layout.regionTable, UInt32.self, 6 * layout.regionCount)
-        strings = UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize)
+        strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
         sourceOffset = u32(PlaceTableHeader.source)
         dateOffset = u32(PlaceTableHeader.date)
     }
@@ -80,19 +89,11 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     var date: String { string(at: dateOffset) ?? "" }
 
     /// The string at a pool offset; `nil` for offset 0 (none) or an offset outside the pool.
-    func string(at offset: UInt32) -> String? {
-        utf8(at: offset).map { String(decoding: $0, as: UTF8.self) }
-    }
+    func string(at offset: UInt32) -> String? { strings.string(at: offset) }
 
     /// The UTF-8 bytes of the string at a pool offset, borrowed from the table; `nil` for offset
     /// 0 (none) or an offset outside the pool.
-    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? {
-        let start = Int(offset)
-        guard start != 0, start + 2 <= strings.count else { return nil }
-        let length = Int(strings[start]) | Int(strings[start + 1]) << 8
-        guard start + 2 + length <= strings.count else { return nil }
-        return UnsafeRawBufferPointer(rebasing: strings[start + 2..<start + 2 + length])
-    }
+    func utf8(at offset: UInt32) -> UnsafeRawBufferPointer? { strings.utf8(at: offset) }
 
     /// Field `offset` (a ``PlaceTableLayout/Row`` constant) of the row of `slot`.
     @inline(__always)
@@ -114,7 +115,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
 
     /// Checks that every string of the pool is valid UTF-8 (tables from files: the bundled one
     /// is checked by the tests), so that borrowed bytes can be written out as text.
-    func validateStrings() -> Bool { isValidStringPool(strings) }
+    func validateStrings() -> Bool { strings.isValid }
 
     /// The names shared by many places: a region (country, admin1, admin2) and the like.
     /// Decoded once per geocoder and cached (see ``ReverseGeocoder``).
@@ -207,7 +208,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         /// The largest squared chord a place may have and still be offered.
         var worst: Double { get }
         /// Offers a place; the search only calls this with `squaredChord <= worst`.
-        mutating func offer(_ squaredChord: Double, _ slot: Int, in table: PlaceTable)
+        mutating func offer(_ squaredChord: Double, _ slot: Int, in table: UnsafePlaceTable)
     }
 
     /// The single best place.
@@ -216,7 +217,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
         var slot = -1
 
         @inline(__always)
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             // squaredChord <= worst here, so an equal distance wins only on the tie-break.
             if squaredChord < worst || slot < 0 || table.ranksBefore(candidate, slot) {
                 worst = squaredChord
@@ -241,7 +242,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             self.limit = limit
         }
 
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             guard count < limit else {
                 overflowed = true
                 worst = -1
@@ -266,7 +267,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
             found.reserveCapacity(limit + 1)
         }
 
-        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: PlaceTable) {
+        mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
             func before(_ a: (squaredChord: Double, slot: Int)) -> Bool {
                 squaredChord != a.squaredChord ? squaredChord < a.squaredChord : table.ranksBefore(candidate, a.slot)
             }
@@ -371,7 +372,7 @@ struct PlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     }
 }
 
-extension PlaceTable {
+extension UnsafePlaceTable {
     /// The deepest tree a table may have: 32 splits, as a 32-bit count of places gives with
     /// leaves of one place.
     static let maximumTreeDepth = 32

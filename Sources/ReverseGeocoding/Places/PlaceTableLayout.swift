@@ -1,5 +1,5 @@
 /// The binary place-table format shared by ``PlaceTableBuilder`` (which writes it) and
-/// ``PlaceTable`` (which reads it in place, from the binary's own data or a mapped file).
+/// ``UnsafePlaceTable`` (which reads it in place, from the binary's own data or a mapped file).
 ///
 /// Everything that does not depend on the query is done when the table is built: rows parsed,
 /// names resolved, unit vectors computed and the k-d tree laid out. Opening a table is a header

@@ -34,7 +34,7 @@ package struct PlaceView: Sendable {
         self.slot = slot
     }
 
-    private var table: PlaceTable { geocoder.table }
+    private var table: UnsafePlaceTable { geocoder.table }
     func region(_ field: Int) -> UnsafeRawBufferPointer? {
         table.regionIndex(at: slot).flatMap { table.utf8(at: table.regionString($0, field: field)) }
     }

@@ -16,9 +16,14 @@ import Synchronization
 /// nodes on its path and the rows it returns. What is derived from the table (the grid of
 /// nearest cells, the decoded shared names) is worked out on first use, cell by cell.
 ///
+/// **What it borrows.** The table is read where it lies, never copied out: ``bundled`` reads the
+/// binary's static data (valid for the whole process), ``init(contentsOf:)`` maps the file for
+/// as long as the geocoder lives, and ``init(tableBytes:)`` keeps an aligned copy of the array
+/// for as long. Its answers (``Place``, ``PlaceMatch``) are values of their own, valid after it.
+///
 /// A `ReverseGeocoder`'s answers never change; one instance serves any number of threads.
 public final class ReverseGeocoder: Sendable {
-    let table: PlaceTable
+    let table: UnsafePlaceTable
     /// Keeps the bytes under `table` alive (a mapped file or an array); `nil` for the bundled data.
     private let owner: (any Sendable)?
     /// Names that many places share, decoded once: regions by index, other strings by offset.
@@ -30,7 +35,7 @@ public final class ReverseGeocoder: Sendable {
 
     /// The cache of shared names (see ``shared``).
     private struct SharedNames {
-        var regions: [PlaceTable.Region?] = []
+        var regions: [UnsafePlaceTable.Region?] = []
         var strings: [UInt32: String] = [:]
     }
 
@@ -38,7 +43,8 @@ public final class ReverseGeocoder: Sendable {
     public static let bundled: ReverseGeocoder = {
         let bytes = UnsafeRawBufferPointer(start: CGeoNamesData_table(), count: CGeoNamesData_tableSize())
         do {
-            return ReverseGeocoder(table: try PlaceTable(bytes: bytes, name: "the bundled place table"), owner: nil)
+            return ReverseGeocoder(
+                table: try UnsafePlaceTable(bytes: bytes, name: "the bundled place table"), owner: nil)
         } catch {
             // The build embeds a table that the test suite opens and checks; this is unreachable
             // unless the binary itself is damaged.
@@ -46,7 +52,7 @@ public final class ReverseGeocoder: Sendable {
         }
     }()
 
-    private init(table: PlaceTable, owner: (any Sendable)?) {
+    private init(table: UnsafePlaceTable, owner: (any Sendable)?) {
         self.table = table
         self.owner = owner
     }
@@ -56,7 +62,7 @@ public final class ReverseGeocoder: Sendable {
     /// - Throws: ``ReverseGeocodingError`` when the file cannot be read or is not a place table.
     public convenience init(contentsOf path: String) throws(ReverseGeocodingError) {
         let file = try MappedFile(path: path)
-        let table = try PlaceTable(bytes: file.bytes, name: path)
+        let table = try UnsafePlaceTable(bytes: file.bytes, name: path)
         guard table.validateStrings() else {
             throw .notAPlaceTable(path: path, reason: "its names are not valid UTF-8")
         }
@@ -71,7 +77,7 @@ public final class ReverseGeocoder: Sendable {
     public convenience init(tableBytes: [UInt8]) throws(ReverseGeocodingError) {
         let storage = AlignedTableBytes(tableBytes)
         let name = "the place table"
-        let table = try PlaceTable(bytes: storage.bytes, name: name)
+        let table = try UnsafePlaceTable(bytes: storage.bytes, name: name)
         guard table.validateStrings() else {
             throw .notAPlaceTable(path: name, reason: "its names are not valid UTF-8")
         }
@@ -109,7 +115,7 @@ public final class ReverseGeocoder: Sendable {
     /// candidates hold every place that can win in the cell, and they and the seed are offered
     /// to the same collector, which ranks them as the search does (ties included).
     func nearestSlot(_ coordinate: Coordinate, _ query: SIMD3<Double>, _ filter: PlaceFilter) -> Int {
-        var best = PlaceTable.Best(worst: bound(filter))
+        var best = UnsafePlaceTable.Best(worst: bound(filter))
         let minimumPopulation = minimumPopulation(filter)
         guard minimumPopulation == 0, table.count > 0 else {
             table.search(query, minimumPopulation: minimumPopulation, into: &best)
@@ -139,7 +145,7 @@ public final class ReverseGeocoder: Sendable {
     private func fill(_ cell: Int) -> NearestCells.Entry? {
         guard let candidates = cells.claim(cell) else { return cells.entry(cell) }
         let centre = NearestCells.centre(cell)
-        var nearest = PlaceTable.Best(worst: .infinity)
+        var nearest = UnsafePlaceTable.Best(worst: .infinity)
         table.search(centre, minimumPopulation: 0, into: &nearest)
         let seed = nearest.slot
         // Every place within the seed's distance plus twice the cell's radius of the centre,
@@ -147,7 +153,7 @@ public final class ReverseGeocoder: Sendable {
         let seedAngle = 2 * asin(min(1, table.squaredChord(centre, seed).squareRoot() / 2))
         let limit = seedAngle + 2 * cells.radius(cell) + 1e-6
         let chord = 2 * sin(limit / 2)
-        var within = PlaceTable.Within(
+        var within = UnsafePlaceTable.Within(
             squaredChord: limit >= .pi ? .infinity : chord * chord, into: candidates,
             limit: NearestCells.maximumCandidates)
         table.search(centre, minimumPopulation: 0, into: &within)
@@ -160,7 +166,7 @@ public final class ReverseGeocoder: Sendable {
     public func nearestPlaces(to coordinate: Coordinate, count: Int, filter: PlaceFilter = .none) -> [PlaceMatch] {
         guard count > 0 else { return [] }
         let query = coordinate.unitVector
-        var best = PlaceTable.BestN(limit: count, bound: bound(filter))
+        var best = UnsafePlaceTable.BestN(limit: count, bound: bound(filter))
         table.search(query, minimumPopulation: minimumPopulation(filter), into: &best)
         return best.found.compactMap { match($0.slot, query, filter) }
     }
@@ -218,7 +224,7 @@ public final class ReverseGeocoder: Sendable {
         let regionIndex = table.regionIndex(at: slot)
         let (timezoneOffset, featureOffset) = table.sharedStringOffsets(at: slot)
         let (region, timezone, featureCode) = shared.withLock { (names: inout SharedNames) in
-            var region = PlaceTable.Region.unknown
+            var region = UnsafePlaceTable.Region.unknown
             if let regionIndex {
                 if names.regions.isEmpty { names.regions = Array(repeating: nil, count: table.regionCount) }
                 if let cached = names.regions[regionIndex] {

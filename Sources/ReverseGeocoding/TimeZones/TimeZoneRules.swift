@@ -13,8 +13,12 @@ import PhotoTagSupport
 /// order of the transitions, every POSIX TZ string), so lookups need no further checks and
 /// damaged bytes are an error, never a crash or a wrong answer from garbage.
 ///
-/// The rules borrow the bytes they were opened on, so they are opened only by their owner: a
-/// library user gets them from ``BoundaryTable/rules``, valid as long as the table.
+/// **Borrowed memory.** The rules borrow the bytes they were opened on (a pointer, not a copy),
+/// so they are opened only by their owner: a library user gets them from
+/// ``BoundaryTable/rules``. Those of ``BoundaryTable/bundled`` are static data of the binary,
+/// valid for the whole process; those of a table opened from a file or an array are valid only
+/// while that ``BoundaryTable`` lives (a copy of the rules does not keep it alive). The bytes are
+/// never written, so any number of threads use the rules at once.
 public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immutable memory
     /// A zone of the rules, found by ``zone(named:)``.
     public struct Zone: Hashable, Sendable {
@@ -50,7 +54,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         guard bytes.count >= TimeZoneRulesLayout.headerSize else { throw fail("\(bytes.count) bytes is too short") }
         guard bytes.prefix(8).elementsEqual(TimeZoneRulesLayout.magic) else { throw fail("unknown format") }
         func u32(_ offset: Int) -> Int {
-            Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+            Int(ByteOrder.littleEndian.load(UInt32.self, bytes, at: offset))
         }
         let version = u32(8)
         guard version == TimeZoneRulesLayout.version else {
@@ -67,10 +71,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         func isString(_ offset: Int) -> Bool {
             offset < stringsSize && offset + 1 + Int(bytes[sections.strings + offset]) <= stringsSize
         }
-        func string(at offset: Int) -> UnsafeRawBufferPointer {
-            let start = sections.strings + offset
-            return UnsafeRawBufferPointer(rebasing: bytes[start + 1..<start + 1 + Int(bytes[start])])
-        }
+        func string(at offset: Int) -> UnsafeRawBufferPointer { Self.string(in: bytes, sections, at: offset) }
         var previousName: UnsafeRawBufferPointer?
         for index in 0..<names {
             let entry = sections.names + TimeZoneRulesLayout.nameStride * index
@@ -83,7 +84,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         }
         for index in 0..<types {
             let entry = sections.types + TimeZoneRulesLayout.typeStride * index
-            let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: entry + 4, as: UInt16.self).littleEndian)
+            let abbreviation = Int(ByteOrder.littleEndian.load(UInt16.self, bytes, at: entry + 4))
             guard isString(abbreviation), bytes[entry + 6] <= 1 else { throw fail("local time type \(index)") }
         }
         var footers: [SharedPOSIXTimeZone?] = []
@@ -95,8 +96,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             else { throw fail("rule set \(index)") }
             var previous = Int64.min
             for transition in first..<first + count {
-                let at = bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * transition, as: Int64.self)
-                    .littleEndian
+                let at = ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * transition)
                 guard transition == first || at > previous,
                     Int(bytes[sections.transitionTypes + transition]) < typeCount
                 else { throw fail("transition \(transition)") }
@@ -121,13 +121,19 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     }
 
     /// The UTF-8 bytes of the pool string at `offset` (already checked).
-    private func string(at offset: Int) -> UnsafeRawBufferPointer {
+    private func string(at offset: Int) -> UnsafeRawBufferPointer { Self.string(in: bytes, sections, at: offset) }
+
+    /// The UTF-8 bytes of the string at `offset` of the pool of `bytes`: a byte count, then the
+    /// bytes (the tz rules' own pool of short strings, where offset 0 is the empty string).
+    private static func string(
+        in bytes: UnsafeRawBufferPointer, _ sections: TimeZoneRulesLayout.Sections, at offset: Int
+    ) -> UnsafeRawBufferPointer {
         let start = sections.strings + offset
         return UnsafeRawBufferPointer(rebasing: bytes[start + 1..<start + 1 + Int(bytes[start])])
     }
 
     private func u32(_ offset: Int) -> Int {
-        Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian)
+        Int(ByteOrder.littleEndian.load(UInt32.self, bytes, at: offset))
     }
 
     /// Every zone name, sorted.
@@ -185,7 +191,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4), firstType = u32(entry + 8)
         func time(_ index: Int) -> Int64 {
-            bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self).littleEndian
+            ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * index)
         }
         if let rule = zone.rule, count == 0 || instant >= time(first + count - 1) {
             var span = rule.value.span(containing: instant)
@@ -209,10 +215,10 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
             end = time(first)
         }
         let type = sections.types + TimeZoneRulesLayout.typeStride * (firstType + typeIndex)
-        let abbreviation = Int(bytes.loadUnaligned(fromByteOffset: type + 4, as: UInt16.self).littleEndian)
+        let abbreviation = Int(ByteOrder.littleEndian.load(UInt16.self, bytes, at: type + 4))
         return LocalTimeSpan(
             type: LocalTimeType(
-                utcOffset: Int(bytes.loadUnaligned(fromByteOffset: type, as: Int32.self).littleEndian),
+                utcOffset: Int(ByteOrder.littleEndian.load(Int32.self, bytes, at: type)),
                 isDaylightSaving: bytes[type + 6] == 1,
                 abbreviation: String(decoding: string(at: abbreviation), as: UTF8.self)),
             start: start, end: end)
@@ -222,7 +228,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     func transitionInstants(_ zone: Zone) -> [Int64] {
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         return (u32(entry)..<u32(entry) + u32(entry + 4)).map {
-            bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * $0, as: Int64.self).littleEndian
+            ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * $0)
         }
     }
 
@@ -247,8 +253,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
         let entry = sections.ruleSets + TimeZoneRulesLayout.ruleSetStride * zone.ruleSet
         let first = u32(entry), count = u32(entry + 4)
         for index in first..<first + count {
-            let at = bytes.loadUnaligned(fromByteOffset: sections.transitionTimes + 8 * index, as: Int64.self)
-                .littleEndian
+            let at = ByteOrder.littleEndian.load(Int64.self, bytes, at: sections.transitionTimes + 8 * index)
             if at > wall + window { break }
             if at > wall - window { offsets.insert(offset(zone, atUTC: at).utcOffset) }
         }
