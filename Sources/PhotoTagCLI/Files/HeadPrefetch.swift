@@ -45,17 +45,13 @@ enum HeadPrefetch {
         return withCPath(path) { cPath -> Int32? in
             var wanted = headBytes
             if !regular {
-                var info = stat()
                 // Never a FIFO or a device: opening one could block, or have side effects.
-                guard stat(cPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-                wanted = min(Int(info.st_size), headBytes)
+                guard let info = try? fileStatus(cPath), info.isRegular else { return nil }
+                wanted = min(info.size, headBytes)
             }
-            let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { return nil }
+            guard let descriptor = try? openForReading(cPath, nonBlocking: true) else { return nil }
             // Past the end of a smaller file, the advice has nothing to read.
-            #if canImport(Glibc)
-                if wanted > 0 { _ = posix_fadvise(descriptor, 0, off_t(wanted), POSIX_FADV_WILLNEED) }
-            #endif
+            if wanted > 0 { adviseWillNeed(descriptor, byteCount: wanted) }
             return descriptor
         }
     }

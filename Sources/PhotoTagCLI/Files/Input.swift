@@ -33,26 +33,28 @@ public final class FileInput: InputSource {
 
     /// Opens the file at `path` for reading; a folder is refused with `EISDIR`.
     init(path: [UInt8]) throws(ListFileError) {
-        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ListFileError(code: errno) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw ListFileError(code: EISDIR)
+        let descriptor: Int32
+        do { descriptor = try openForReading(path) } catch { throw ListFileError(code: error.code) }
+        if (try? fileStatus(descriptor: descriptor))?.isDirectory == true {
+            closeFile(descriptor)
+            throw ListFileError(code: SystemError.isADirectory.code)
         }
         self.descriptor = descriptor
         owned = true
     }
 
-    deinit { if owned { close(descriptor) } }
+    deinit { if owned { closeFile(descriptor) } }
 
     /// Up to `count` bytes from one `read(2)`; empty at the end or after a failed read.
     public func read(upTo count: Int) -> [UInt8] {
         guard failure == 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let got = readRetrying(descriptor, buffer.baseAddress, count)
-            initialized = max(got, 0)
-            if got < 0 { failure = errno }
+            do throws(SystemError) {
+                initialized = try readSome(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                initialized = 0
+                failure = error.code
+            }
         }
     }
 }
