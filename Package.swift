@@ -29,7 +29,7 @@ let package = Package(
         // The HTML map's CSS and JavaScript, embedded the same way (see Sources/CMapAssets/assets.c).
         .target(name: "CMapAssets", exclude: ["map.css", "map.js"]),
         // The SVG and HTML maps (`package` access; not a product).
-        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets"]),
+        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets", "PhotoTagSupport"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagMap", "PhotoTagSupport"]),
         .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
         // Benchmarks (see Benchmarks/README.md); not installed.

@@ -1,10 +1,5 @@
 import CBoundaryData
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// The table read in place: typed views into bytes that something else keeps alive.
 ///

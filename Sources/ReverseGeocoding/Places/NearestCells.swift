@@ -1,12 +1,6 @@
 import PhotoTagSupport
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// For each cell of a latitude-longitude grid (``degreesPerCell`` degrees each way), the places
 /// that can be nearest to a point in the cell, when there are at most ``maximumCandidates`` of
 /// them, and the place nearest to its centre (the seed): what ``ReverseGeocoder/nearestSlot(_:_:_:)``
