@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Opens a photo and has the storage bring in its head before it is parsed.
 ///
 /// On a cold disk or a network share a scan's time goes into waiting for opens and reads. The
@@ -27,11 +21,7 @@ enum HeadPrefetch {
     static let slowOpen: UInt64 = 50_000
 
     /// A monotonic clock in nanoseconds.
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    static func now() -> UInt64 { monotonicNanoseconds() }
 
     /// `path` (bytes) opened for reading, with its first ``headBytes`` asked of the storage (not waited
     /// for); `nil` for anything but a regular file that opens (the reader then opens it by its

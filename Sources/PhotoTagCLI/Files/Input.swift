@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where `geocode`, `locate -` and `--files-from` read: standard input, a list file, or memory
 /// in tests.
 public protocol InputSource: AnyObject {
@@ -96,16 +90,7 @@ public struct Environment: Sendable {
 
     /// This process's environment.
     public static var current: Environment {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return Environment(variables)
+        Environment(environmentVariables())
     }
 
     /// Whether text output may be coloured on a terminal: not with `NO_COLOR` (any non-empty

@@ -35,6 +35,17 @@ package func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPo
     return got
 }
 
+/// One `write(2)` of `bytes`, neither retried nor waited on: what a signal handler may call.
+/// The byte count, or -1 with `errno` set.
+@discardableResult
+package func writeOnce(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+    #else
+        Darwin.write(descriptor, bytes.baseAddress, bytes.count)
+    #endif
+}
+
 /// `pread(2)` until `count` bytes are in `buffer`, the file ends, or a read fails.
 ///
 /// Returns the number of bytes read (fewer than `count` only at the end of the file) and the
