@@ -37,3 +37,14 @@ package func mapZeroedPages(byteCount: Int) -> UnsafeMutableRawPointer? {
 package func unmap(_ address: UnsafeRawPointer, byteCount: Int) {
     munmap(UnsafeMutableRawPointer(mutating: address), byteCount)
 }
+
+/// `count * size` bytes of zeros from the C library's heap (`calloc(3)`), whose pages the kernel
+/// backs only once they are written; `nil` when there is no memory. ``deallocate(_:)`` frees them.
+package func allocateZeroed(count: Int, size: Int) -> UnsafeMutableRawPointer? {
+    calloc(count, size)
+}
+
+/// Frees memory from ``allocateZeroed(count:size:)`` (`free(3)`).
+package func deallocate(_ memory: UnsafeMutableRawPointer) {
+    free(memory)
+}
