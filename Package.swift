@@ -17,8 +17,9 @@ let package = Package(
         ),
         // PhotoGPS's helpers over libexif: the allocator arena and the entry accessors.
         .target(name: "CExifShim", dependencies: ["CExif"]),
-        // System calls, the lock, decimal numbers and dates: one of each for every module
-        // (`package` access; not a product).
+        // System calls, threads, signals and libm behind typed wrappers (Platform/, the only
+        // sources that import Glibc or Darwin), the lock, decimal numbers and dates: one of each
+        // for every module (`package` access; not a product).
         .target(name: "PhotoTagSupport"),
         .target(name: "PhotoGPS", dependencies: ["CExif", "CExifShim", "PhotoTagSupport"]),
         // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
@@ -29,9 +30,9 @@ let package = Package(
         // The HTML map's CSS and JavaScript, embedded the same way (see Sources/CMapAssets/assets.c).
         .target(name: "CMapAssets", exclude: ["map.css", "map.js"]),
         // The SVG and HTML maps (`package` access; not a product).
-        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets"]),
+        .target(name: "PhotoTagMap", dependencies: ["ReverseGeocoding", "CMapAssets", "PhotoTagSupport"]),
         .target(name: "PhotoTagCLI", dependencies: ["PhotoGPS", "ReverseGeocoding", "PhotoTagMap", "PhotoTagSupport"]),
-        .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI"]),
+        .executableTarget(name: "phototag", dependencies: ["PhotoTagCLI", "PhotoTagSupport"]),
         // Benchmarks (see Benchmarks/README.md); not installed.
         .executableTarget(
             name: "place-queries", dependencies: ["ReverseGeocoding", "PhotoTagSupport"],

@@ -10,12 +10,6 @@ import ReverseGeocoding
 // runs). For each, prints lookups per second of `features(latitude:longitude:)` (all three
 // layers, fallback included, no allocation) and of `lookup(latitude:longitude:)` (with the
 // strings), the first also without the fallback (containment only), and a checksum of the answers so that builds can be compared for identical results.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 var random = SplitMix64(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)

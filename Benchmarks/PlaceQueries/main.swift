@@ -9,12 +9,6 @@ import ReverseGeocoding
 // tree's hard case) and points within 20 km of a random place (where photos are taken). For
 // each, prints queries per second of the full public call (`nearestPlace(to:)`, the Place with
 // its names), and a checksum of the answers so that builds can be compared for identical results.
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 var random = SplitMix64(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What reading one photo found: a position, no GPS, an unusable GPS block, or an error.
 public struct GPSReading: Hashable, Sendable {
     /// The four outcomes of reading a photo; the raw values are the `status` field of records.
@@ -76,7 +70,7 @@ public struct GPSReader: Sendable {
     /// into memory, up to that many bytes, and parsed from there; without it, it is an error
     /// and is never opened.
     public func read(path: [UInt8], streamLimit: Int? = nil) -> GPSReading {
-        guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
+        guard !path.contains(0) else { return .failure(.cannotOpen(errno: SystemError.invalidArgument.code)) }
         return withCPath(path) { cPath in
             // Only opening throws: read(source:) reports what goes wrong later in its reading.
             // The file's bookkeeping is on the stack (FileBytes), not in an object.
@@ -114,9 +108,9 @@ public struct GPSReader: Sendable {
 
     /// Opens a FIFO or character device (blocking until a FIFO has a writer) and reads it.
     private func readStream(cPath: UnsafePointer<CChar>, kind: String, limit: Int) -> GPSReading {
-        let descriptor = open(cPath, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.cannotOpen(errno: errno)) }
-        defer { close(descriptor) }
+        let descriptor: Int32
+        do { descriptor = try openForReading(cPath) } catch { return .failure(.cannotOpen(errno: error.code)) }
+        defer { closeFile(descriptor) }
         return read(descriptor: descriptor, limit: limit, name: "the \(kind)")
     }
 

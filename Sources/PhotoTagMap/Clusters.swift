@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// A marker on the map: one photo's dot, or a cluster of dots that would overlap at the output
 /// scale, drawn bigger with its count.

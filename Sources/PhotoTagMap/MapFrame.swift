@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// A point in the plane: projection units or pixels, depending on the stage.
 struct PlanePoint: Sendable, Equatable {

@@ -1,11 +1,5 @@
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The colours of the map (also what the tests look for in the rendered pixels).
 package enum MapColours {
     /// Around the map and outside the globe.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Sebastiano Vigna's SplitMix64: a small, fast, seeded generator whose sequence is the same on
 /// every platform and Swift release (unlike `SystemRandomNumberGenerator`), for the benchmarks and
 /// the tests, so that a run can be repeated exactly.
@@ -22,11 +16,4 @@ package struct SplitMix64: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-}
-
-/// Seconds on the monotonic clock (`CLOCK_MONOTONIC`), for timing: progress rates, benchmarks.
-package func monotonicSeconds() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }

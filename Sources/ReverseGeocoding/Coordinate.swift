@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// A point on the Earth in WGS 84 decimal degrees, validated on creation.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {

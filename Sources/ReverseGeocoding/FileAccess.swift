@@ -1,32 +1,27 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Opens a regular file for reading; returns its descriptor (the caller closes it) and size.
 private func openRegularFile(_ path: String) throws(ReverseGeocodingError) -> (descriptor: Int32, size: Int) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw .cannotRead(path: path, reason: errnoText()) }
-    var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-        let reason = errnoText()
-        close(descriptor)
-        throw .cannotRead(path: path, reason: reason)
+    let descriptor: Int32
+    do { descriptor = try openForReading(path) } catch { throw .cannotRead(path: path, reason: error.text) }
+    let status: FileStatus
+    do {
+        status = try fileStatus(descriptor: descriptor)
+    } catch {
+        closeFile(descriptor)
+        throw .cannotRead(path: path, reason: error.text)
     }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-        close(descriptor)
+    guard status.isRegular else {
+        closeFile(descriptor)
         throw .cannotRead(path: path, reason: "not a regular file")
     }
-    return (descriptor, Int(info.st_size))
+    return (descriptor, status.size)
 }
 
 /// A whole file read into memory (import dumps, which are parsed line by line anyway).
 func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
     let (descriptor, size) = try openRegularFile(path)
-    defer { close(descriptor) }
+    defer { closeFile(descriptor) }
     var bytes = [UInt8]()
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     bytes.reserveCapacity(size)
@@ -46,13 +41,18 @@ func readWholeFile(_ path: String) throws(ReverseGeocodingError) -> [UInt8] {
 /// half-written table.
 func writeWholeFile(_ bytes: [UInt8], to path: String) throws(ReverseGeocodingError) {
     let temporary = path + ".partial"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: errnoText()) }
+    let descriptor: Int32
+    do {
+        descriptor = try openForWriting(temporary, permissions: 0o644)
+    } catch {
+        throw .cannotWrite(path: path, reason: error.text)
+    }
     var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    let closed = closeFile(descriptor)
+    if failure == 0 { failure = closed }
+    if failure == 0 { failure = renameFile(temporary, to: path) }
     if failure != 0 {
-        unlink(temporary)
+        removeFile(temporary)
         throw .cannotWrite(path: path, reason: errnoText(failure))
     }
 }
@@ -67,13 +67,14 @@ final class MappedFile: Sendable {
 
     init(path: String) throws(ReverseGeocodingError) {
         let (descriptor, size) = try openRegularFile(path)
-        defer { close(descriptor) }
+        defer { closeFile(descriptor) }
         guard size > 0 else { throw .notAPlaceTable(path: path, reason: "empty file") }
-        guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
-            throw .cannotRead(path: path, reason: errnoText())
+        do {
+            bytes = try mapReadOnly(descriptor: descriptor, byteCount: size)
+        } catch {
+            throw .cannotRead(path: path, reason: error.text)
         }
-        bytes = UnsafeRawBufferPointer(start: address, count: size)
     }
 
-    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
+    deinit { unmap(bytes.baseAddress!, byteCount: bytes.count) }
 }

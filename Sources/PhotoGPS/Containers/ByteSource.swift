@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Random access to the bytes of a photo, so parsers read only the parts they need.
 protocol ByteSource {
     /// The total length in bytes.
@@ -113,7 +107,7 @@ struct FileBytes: ByteSource {
         cPath path: UnsafePointer<CChar>, _ body: (FileBytes) -> Result
     ) throws(PhotoGPSError) -> Result {
         let (descriptor, count) = try open(cPath: path)
-        defer { close(descriptor) }
+        defer { closeFile(descriptor) }
         return withState { body(FileBytes(descriptor: descriptor, count: count, state: $0)) }
     }
 
@@ -139,29 +133,25 @@ struct FileBytes: ByteSource {
     /// Opens a path for reading once `stat(2)` says it is a regular file, and checks again with
     /// `fstat(2)`: the descriptor (the caller closes it) and the file's size.
     static func open(cPath path: UnsafePointer<CChar>) throws(PhotoGPSError) -> (descriptor: Int32, count: Int) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw .cannotOpen(errno: errno) }
-        if let kind = FileSource.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
-        #if canImport(Glibc)
-            let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        #else
-            let descriptor = Darwin.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        #endif
-        guard descriptor >= 0 else { throw .cannotOpen(errno: errno) }
+        let status: FileStatus
+        do { status = try fileStatus(path) } catch { throw .cannotOpen(errno: error.code) }
+        if let kind = FileSource.irregularKind(status.kind) { throw .notARegularFile(kind: kind) }
+        let descriptor: Int32
+        do { descriptor = try openForReading(path, nonBlocking: true) } catch { throw .cannotOpen(errno: error.code) }
         do {
             return (descriptor, try size(ofOpened: descriptor))
         } catch {
-            close(descriptor)
+            closeFile(descriptor)
             throw error
         }
     }
 
     /// The size of the regular file open at `descriptor`, or an error when it is not one.
     static func size(ofOpened descriptor: Int32) throws(PhotoGPSError) -> Int {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotRead(errno: errno) }
-        if let kind = FileSource.irregularKind(info.st_mode) { throw .notARegularFile(kind: kind) }
-        return Int(info.st_size)
+        let status: FileStatus
+        do { status = try fileStatus(descriptor: descriptor) } catch { throw .cannotRead(errno: error.code) }
+        if let kind = FileSource.irregularKind(status.kind) { throw .notARegularFile(kind: kind) }
+        return status.size
     }
 
     func bytes(at offset: Int, length: Int) throws(PhotoGPSError) -> [UInt8] {
@@ -289,7 +279,7 @@ final class FileSource: ByteSource {
     }
 
     deinit {
-        if ownsDescriptor { close(file.descriptor) }
+        if ownsDescriptor { closeFile(file.descriptor) }
         file.state.deinitialize(count: 1)
         file.state.deallocate()
     }
@@ -305,15 +295,15 @@ final class FileSource: ByteSource {
     }
 
     /// A name for a file type that is not a regular file, or `nil` for a regular file.
-    static func irregularKind(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "directory"
-        case S_IFIFO: "FIFO"
-        case S_IFCHR: "character device"
-        case S_IFBLK: "block device"
-        case S_IFSOCK: "socket"
-        default: "unknown type"
+    static func irregularKind(_ kind: FileStatus.Kind) -> String? {
+        switch kind {
+        case .regular: nil
+        case .directory: "directory"
+        case .fifo: "FIFO"
+        case .characterDevice: "character device"
+        case .blockDevice: "block device"
+        case .socket: "socket"
+        case .symbolicLink, .unknown: "unknown type"
         }
     }
 }

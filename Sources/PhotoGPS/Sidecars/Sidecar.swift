@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The files that hold a photo's metadata beside it: an XMP sidecar (`NAME.xmp`,
 /// `NAME.EXT.xmp`) or a Google Takeout JSON file (`NAME.EXT.json`,
 /// `NAME.EXT.supplemental-metadata.json`). Reading one gives a ``GPSReading`` like a photo's,
@@ -43,7 +37,7 @@ public enum Sidecar {
 
     /// Reads the sidecar at a path given as bytes.
     public static func read(path: [UInt8], kind: Kind) -> GPSReading {
-        guard !path.contains(0) else { return .failure(.cannotOpen(errno: EINVAL)) }
+        guard !path.contains(0) else { return .failure(.cannotOpen(errno: SystemError.invalidArgument.code)) }
         let bytes: [UInt8]
         do throws(PhotoGPSError) {
             let source = try withCPath(path) { cPath throws(PhotoGPSError) in try FileSource(cPath: cPath) }

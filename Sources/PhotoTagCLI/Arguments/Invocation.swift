@@ -1,12 +1,6 @@
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The commands phototag has.
 enum Command: String, CaseIterable {
     case locate
@@ -190,9 +184,8 @@ extension Invocation {
 
     /// Whether `path` names an existing folder or another file; `nil` when nothing is there.
     private static func fileKind(_ path: [UInt8]) -> FileKind? {
-        var info = stat()
-        guard !path.isEmpty, statPath(path, &info) else { return nil }
-        return info.st_mode & S_IFMT == S_IFDIR ? .folder : .file
+        guard !path.isEmpty, let info = try? fileStatus(path) else { return nil }
+        return info.isDirectory ? .folder : .file
     }
 
     /// Whether `text` is a real calendar date written `YYYY-MM-DD` (proleptic Gregorian, so

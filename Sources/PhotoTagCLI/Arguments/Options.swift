@@ -1,3 +1,4 @@
+import PhotoTagSupport
 import ReverseGeocoding
 
 /// How records are printed.

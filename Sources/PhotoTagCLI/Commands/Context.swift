@@ -2,12 +2,6 @@ import PhotoGPS
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What every command works with: the sinks and the environment.
 struct Context {
     let output: OutputSink
@@ -53,16 +47,9 @@ struct Context {
 
     /// A file's modification date in UTC, `YYYY-MM-DD`.
     func modificationDate(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        #if canImport(Glibc)
-            var seconds = info.st_mtim.tv_sec
-        #else
-            var seconds = info.st_mtimespec.tv_sec
-        #endif
-        var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return nil }
-        return
-            "\(zeroPadded(Int(parts.tm_year) + 1900, 4))-\(zeroPadded(Int(parts.tm_mon) + 1, 2))-\(zeroPadded(Int(parts.tm_mday), 2))"
+        guard let info = try? fileStatus(path), let date = utcCalendarDate(secondsSince1970: info.modified) else {
+            return nil
+        }
+        return "\(zeroPadded(date.year, 4))-\(zeroPadded(date.month, 2))-\(zeroPadded(date.day, 2))"
     }
 }

@@ -1,11 +1,6 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `phototag locate`'s settings.
 struct LocateOptions: Equatable, Sendable {
@@ -64,10 +59,9 @@ extension Context {
         var folders: [[UInt8]] = []
         for index in items.indices {
             guard case .path(let path, _) = items[index], Sidecar.kind(ofName: path) == nil else { continue }
-            var info = stat()
-            guard statPath(path, &info) else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR, index < options.files.count { folders.append(path) }
-            guard info.st_mode & S_IFMT == S_IFREG else { continue }
+            guard let info = try? fileStatus(path) else { continue }
+            if info.isDirectory, index < options.files.count { folders.append(path) }
+            guard info.isRegular else { continue }
             items[index] = .path(path, sidecars: SidecarPairing.sidecars(ofPath: path, cache: &pairing))
         }
         let names = items.map { item in

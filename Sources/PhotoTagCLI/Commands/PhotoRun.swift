@@ -3,12 +3,6 @@ import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Context {
     /// What a worker hands back for one file: the record, and its rendering unless filtered out.
     struct Processed: Sendable {

@@ -1,42 +1,14 @@
 import Dispatch
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The number of processors online (at least 1).
-func processorCount() -> Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-
 /// Runs `body` on a new POSIX thread of its own.
 ///
 /// Not on Dispatch's global queue: on Linux its pool grows past the number of cores only slowly
 /// when threads block, and the scan's readers spend most of their time blocked in `open` and
 /// `read` on slow storage.
 func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Start: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let start = Unmanaged.passRetained(Start(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    var thread = pthread_t()
-    let result = pthread_create(
-        &thread, &attributes,
-        { raw in
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, start)
-    if result != 0 {
-        // No thread to be had (a limit reached): run it on Dispatch's pool instead.
-        let start = Unmanaged<Start>.fromOpaque(start).takeRetainedValue()
-        DispatchQueue.global().async { start.body() }
-    }
+    // No thread to be had (a limit reached): run it on Dispatch's pool instead.
+    if !spawnDetachedThread(body) { DispatchQueue.global().async(execute: body) }
 }
 
 /// A bound on how many threads do CPU work at once, while more of them wait for storage.

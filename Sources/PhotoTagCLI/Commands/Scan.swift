@@ -1,12 +1,7 @@
 import PhotoGPS
 import PhotoTagMap
+import PhotoTagSupport
 import ReverseGeocoding
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// `phototag scan`'s settings.
 struct ScanOptions: Equatable, Sendable {
@@ -184,7 +179,7 @@ extension Context {
                                     rendered: rendered, scratch: scratch))
                         }
                     }
-                    for slot in 0..<group.count where opened[slot] >= 0 { close(opened[slot]) }
+                    for slot in 0..<group.count where opened[slot] >= 0 { closeFile(opened[slot]) }
                     start += group.count
                 }
             }

@@ -1,12 +1,6 @@
 import PhotoGPS
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Walks folders depth-first in path order, yielding the files to read.
 ///
 /// Entries of each folder are sorted by name bytes, a folder's name compared as if it ended in
@@ -67,21 +61,21 @@ struct FileWalker {
     /// Walks one path given by the user: a file is yielded whatever its name; a folder is walked.
     /// `yield` returns false to stop the walk.
     mutating func walk(_ root: [UInt8], _ yield: (Found) -> Bool) {
-        var info = stat()
-        guard statPath(root, &info) else {
-            let code = errno
+        let info: FileStatus
+        do {
+            info = try fileStatus(root)
+        } catch {
             // A dangling symbolic link or a missing path: report it as a file that cannot be read.
-            _ = yield(.unreadable(root, errno: code))
+            _ = yield(.unreadable(root, errno: error.code))
             return
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
+        guard info.isDirectory else {
             // A file given by path: a sidecar is read alone, a photo with the sidecars beside it.
             let name = root.lastIndex(of: UInt8(ascii: "/")).map { root[($0 + 1)...] } ?? root[...]
             if Sidecar.kind(ofName: name) != nil {
                 _ = yield(.sidecar(root))
             } else {
-                let sidecars =
-                    info.st_mode & S_IFMT == S_IFREG ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : []
+                let sidecars = info.isRegular ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : []
                 _ = yield(sidecars.isEmpty ? .file(root) : .paired(root, sidecars: sidecars))
             }
             return
@@ -126,8 +120,8 @@ struct FileWalker {
         }
     }
 
-    private mutating func walkFolder(_ root: [UInt8], _ rootInfo: stat, _ yield: (Found) -> Bool) {
-        guard visited.insert(FolderID(device: UInt64(rootInfo.st_dev), inode: UInt64(rootInfo.st_ino))).inserted else {
+    private mutating func walkFolder(_ root: [UInt8], _ rootInfo: FileStatus, _ yield: (Found) -> Bool) {
+        guard visited.insert(FolderID(device: rootInfo.device, inode: rootInfo.inode)).inserted else {
             _ = yield(.skipped(root, reason: "already scanned (a symbolic link loop or a repeated path)"))
             return
         }
@@ -214,7 +208,8 @@ struct FileWalker {
         /// one's length (nearly all of a folder's) are told apart by `memcmp` alone.
         static func precedes(_ a: Entry, _ b: Entry, in names: UnsafeBufferPointer<UInt8>) -> Bool {
             let common = min(a.count, b.count)
-            let order = common == 0 ? 0 : memcmp(names.baseAddress! + a.start, names.baseAddress! + b.start, common)
+            let base = names.baseAddress!
+            let order = common == 0 ? 0 : compareBytes(base + a.start, base + b.start, count: common)
             if order != 0 { return order < 0 }
             // One name is the other's beginning: the next byte of each sort key decides (a
             // folder's key goes on with `/`; a key that has ended comes first).
@@ -249,8 +244,8 @@ struct FileWalker {
                 exclude.contains { pattern in
                     pattern.withUnsafeBufferPointer { buffer in
                         buffer.withMemoryRebound(to: CChar.self) { pattern in
-                            fnmatch(pattern.baseAddress!, name, 0) == 0
-                                || fnmatch(pattern.baseAddress!, path, FNM_PATHNAME) == 0
+                            fileNameMatches(pattern: pattern.baseAddress!, name, pathName: false)
+                                || fileNameMatches(pattern: pattern.baseAddress!, path, pathName: true)
                         }
                     }
                 }
@@ -264,14 +259,13 @@ struct FileWalker {
     /// The names are read into one array (not an array each), and the entries sorted by where
     /// their names are.
     private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<Listing, WalkError> {
-        let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
-        guard let stream else { return .failure(WalkError(code: errno)) }
-        defer { closedir(stream) }
+        let stream: DirectoryStream
+        do { stream = try DirectoryStream(folder) } catch { return .failure(WalkError(code: error.code)) }
         var listing = Listing()
         var path: [UInt8] = []
-        while let raw = readdir(stream) {
+        while let entry = stream.next() {
             let start = listing.names.count
-            withDirectoryEntryName(raw) { listing.names.append(contentsOf: $0) }
+            entry.withName { listing.names.append(contentsOf: $0) }
             let count = listing.names.count - start
             let first = count > 0 ? listing.names[start] : 0
             // `.` and `..`, and hidden entries unless asked for, are not kept.
@@ -280,32 +274,32 @@ struct FileWalker {
                 listing.names.removeSubrange(start...)
                 continue
             }
-            let type = Int32(raw.pointee.d_type)
-            if noFollow, type == Int32(DT_LNK) {
+            let type = entry.kind
+            if noFollow, type == .symbolicLink {
                 listing.names.removeSubrange(start...)
                 continue
             }
             var kind: Kind
             switch type {
-            case Int32(DT_REG): kind = .file
-            case Int32(DT_DIR), Int32(DT_LNK), Int32(DT_UNKNOWN):
+            case .regular: kind = .file
+            case .directory, .symbolicLink, .unknown:
                 path.removeAll(keepingCapacity: true)
                 Self.append(folder, listing.names[start...], to: &path)
-                var info = stat()
-                if noFollow, type == Int32(DT_UNKNOWN), lstatPath(path, &info), info.st_mode & S_IFMT == S_IFLNK {
+                if noFollow, type == .unknown, (try? fileStatus(path, followingLinks: false))?.kind == .symbolicLink {
                     listing.names.removeSubrange(start...)
                     continue
                 }
-                if statPath(path, &info) {
-                    switch info.st_mode & S_IFMT {
-                    case S_IFDIR: kind = .folder(FolderID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
-                    case S_IFREG: kind = .file
+                do {
+                    let info = try fileStatus(path)
+                    switch info.kind {
+                    case .directory: kind = .folder(FolderID(device: info.device, inode: info.inode))
+                    case .regular: kind = .file
                     default: kind = .special
                     }
-                } else {
-                    kind = .broken(errno)
+                } catch {
+                    kind = .broken(error.code)
                 }
-            default: kind = .special
+            case .other: kind = .special
             }
             listing.entries.append(Entry(start: start, count: count, kind: kind))
         }
@@ -336,14 +330,4 @@ func join(_ folder: [UInt8], _ name: [UInt8]) -> [UInt8] {
         }
         count = folder.count + slash + name.count
     }
-}
-
-/// `stat(2)` on a byte path (following symbolic links); false on failure, with `errno` set.
-func statPath(_ path: [UInt8], _ info: inout stat) -> Bool {
-    withCPath(path) { stat($0, &info) } == 0
-}
-
-/// `lstat(2)` on a byte path (a symbolic link itself); false on failure, with `errno` set.
-func lstatPath(_ path: [UInt8], _ info: inout stat) -> Bool {
-    withCPath(path) { lstat($0, &info) } == 0
 }

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Opens a photo and has the storage bring in its head before it is parsed.
 ///
 /// On a cold disk or a network share a scan's time goes into waiting for opens and reads. The
@@ -27,11 +21,7 @@ enum HeadPrefetch {
     static let slowOpen: UInt64 = 50_000
 
     /// A monotonic clock in nanoseconds.
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    static func now() -> UInt64 { monotonicNanoseconds() }
 
     /// `path` (bytes) opened for reading, with its first ``headBytes`` asked of the storage (not waited
     /// for); `nil` for anything but a regular file that opens (the reader then opens it by its
@@ -45,17 +35,13 @@ enum HeadPrefetch {
         return withCPath(path) { cPath -> Int32? in
             var wanted = headBytes
             if !regular {
-                var info = stat()
                 // Never a FIFO or a device: opening one could block, or have side effects.
-                guard stat(cPath, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-                wanted = min(Int(info.st_size), headBytes)
+                guard let info = try? fileStatus(cPath), info.isRegular else { return nil }
+                wanted = min(info.size, headBytes)
             }
-            let descriptor = open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { return nil }
+            guard let descriptor = try? openForReading(cPath, nonBlocking: true) else { return nil }
             // Past the end of a smaller file, the advice has nothing to read.
-            #if canImport(Glibc)
-                if wanted > 0 { _ = posix_fadvise(descriptor, 0, off_t(wanted), POSIX_FADV_WILLNEED) }
-            #endif
+            if wanted > 0 { adviseWillNeed(descriptor, byteCount: wanted) }
             return descriptor
         }
     }

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where `geocode`, `locate -` and `--files-from` read: standard input, a list file, or memory
 /// in tests.
 public protocol InputSource: AnyObject {
@@ -33,26 +27,28 @@ public final class FileInput: InputSource {
 
     /// Opens the file at `path` for reading; a folder is refused with `EISDIR`.
     init(path: [UInt8]) throws(ListFileError) {
-        let descriptor = withCPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ListFileError(code: errno) }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            close(descriptor)
-            throw ListFileError(code: EISDIR)
+        let descriptor: Int32
+        do { descriptor = try openForReading(path) } catch { throw ListFileError(code: error.code) }
+        if (try? fileStatus(descriptor: descriptor))?.isDirectory == true {
+            closeFile(descriptor)
+            throw ListFileError(code: SystemError.isADirectory.code)
         }
         self.descriptor = descriptor
         owned = true
     }
 
-    deinit { if owned { close(descriptor) } }
+    deinit { if owned { closeFile(descriptor) } }
 
     /// Up to `count` bytes from one `read(2)`; empty at the end or after a failed read.
     public func read(upTo count: Int) -> [UInt8] {
         guard failure == 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let got = readRetrying(descriptor, buffer.baseAddress, count)
-            initialized = max(got, 0)
-            if got < 0 { failure = errno }
+            do throws(SystemError) {
+                initialized = try readSome(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                initialized = 0
+                failure = error.code
+            }
         }
     }
 }
@@ -94,16 +90,7 @@ public struct Environment: Sendable {
 
     /// This process's environment.
     public static var current: Environment {
-        var variables: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                variables[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return Environment(variables)
+        Environment(environmentVariables())
     }
 
     /// Whether text output may be coloured on a terminal: not with `NO_COLOR` (any non-empty

@@ -2,12 +2,6 @@ import PhotoGPS
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Which sidecar files belong to which photo, by name, among the files of one folder.
 ///
 /// XMP: `NAME.EXT.xmp` (darktable, digiKam) before `NAME.xmp` (Lightroom), any case. Google
@@ -116,11 +110,10 @@ struct SidecarPairing {
 
     /// The names in a folder (all of them; an unreadable folder has none).
     static func listNames(_ folder: [UInt8]) -> [[UInt8]] {
-        let stream: OpaquePointer? = withCPath(folder) { opendir($0) }
-        guard let stream else { return [] }
-        defer { closedir(stream) }
+        let stream: DirectoryStream
+        do { stream = try DirectoryStream(folder) } catch { return [] }
         var names: [[UInt8]] = []
-        while let raw = readdir(stream) { names.append(directoryEntryName(raw)) }
+        while let entry = stream.next() { names.append(entry.name) }
         return names
     }
 }

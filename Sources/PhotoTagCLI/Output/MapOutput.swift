@@ -3,12 +3,6 @@ import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `--format svg` and `--format html`: the located records gathered for one map, written when
 /// the run ends (see `PhotoTagMap`).
 ///
@@ -80,8 +74,6 @@ struct MapOutput: Sendable {
 
     /// The working directory's path, for absolute file links; empty when it cannot be read.
     static func workingDirectory() -> [UInt8] {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return [] }
-        return buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        currentDirectory() ?? []
     }
 }

@@ -1,12 +1,6 @@
 import PhotoTagSupport
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A one-line progress bar on standard error: files done of total, rate and time left.
 ///
 /// It appears only once a run has lasted half a second (short runs stay silent), redraws at most
@@ -184,20 +178,13 @@ enum InterruptEraser {
         if !installed {
             installed = true
             _ = gate  // made now, not first in the handler
-            for number in [SIGINT, SIGTERM] { install(number) }
+            for kind in [ProcessSignal.interrupt, .terminate] { handleSignal(kind, with: handleInterrupt) }
         }
     }
 
     /// No bar is shown: the handler writes nothing.
     static func disarm() {
         state.storeBytes(of: 0, toByteOffset: 8, as: Int.self)
-    }
-
-    private static func install(_ number: Int32) {
-        let previous = signal(number, handleInterrupt)
-        if let previous, unsafeBitCast(previous, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-            signal(number, SIG_IGN)  // started to ignore it: keep ignoring it
-        }
     }
 
     /// The signal handler: erase, then end by the signal itself.
@@ -211,11 +198,7 @@ enum InterruptEraser {
         let count = control & 0xFFFF_FFFF, slot = (control >> 32) & 1
         guard count > 0 else { return }
         let descriptor = memory.load(as: Int32.self)
-        #if canImport(Glibc)
-            _ = Glibc.write(descriptor, memory + 16 + slot * capacity, count)
-        #else
-            _ = Darwin.write(descriptor, memory + 16 + slot * capacity, count)
-        #endif
+        writeOnce(descriptor, UnsafeRawBufferPointer(start: memory + 16 + slot * capacity, count: count))
     }
 }
 
@@ -224,8 +207,7 @@ private func handleInterrupt(_ number: Int32) {
     InterruptEraser.erase()
     // Back to the default action, and raised again: it ends the process once this returns (the
     // signal is blocked while its handler runs).
-    signal(number, SIG_DFL)
-    raise(number)
+    raiseWithDefaultAction(number)
 }
 
 /// Orders the progress bar's drawing, on whichever thread delivers records, against the interrupt
@@ -245,7 +227,7 @@ final class DrawGate: Sendable {
 
     /// Marks this thread as drawing; false when the gate is closed (and then it does not draw).
     func beginDrawing() -> Bool {
-        drawing.store(currentThread(), ordering: .sequentiallyConsistent)
+        drawing.store(currentThreadID(), ordering: .sequentiallyConsistent)
         guard !closed.load(ordering: .sequentiallyConsistent) else {
             drawing.store(0, ordering: .sequentiallyConsistent)
             return false
@@ -262,20 +244,11 @@ final class DrawGate: Sendable {
     /// written.
     func close(waitingUpTo milliseconds: Int) {
         closed.store(true, ordering: .sequentiallyConsistent)
-        let me = currentThread()
-        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        let me = currentThreadID()
         for _ in 0..<milliseconds {
             let thread = drawing.load(ordering: .sequentiallyConsistent)
             guard thread != 0, thread != me else { return }
-            nanosleep(&pause, nil)
+            sleep(nanoseconds: 1_000_000)
         }
-    }
-
-    private func currentThread() -> UInt {
-        #if canImport(Glibc)
-            UInt(pthread_self())
-        #else
-            UInt(bitPattern: pthread_self())
-        #endif
     }
 }

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where a command writes its bytes: standard output or error, or memory in tests.
 public protocol OutputSink: AnyObject {
     /// Queues bytes for writing. Once the sink is closed (the reader has gone, or a write
@@ -66,10 +60,8 @@ public final class FileSink: OutputSink {
     /// does not close.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
-        isTerminal = isatty(descriptor) == 1
-        var info = stat()
-        terminal =
-            isTerminal && fstat(descriptor, &info) == 0 ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
+        isTerminal = refersToTerminal(descriptor)
+        terminal = isTerminal ? (try? fileStatus(descriptor: descriptor)).map { ($0.device, $0.inode) } : nil
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -108,7 +100,7 @@ public final class FileSink: OutputSink {
         let code = writeAll(descriptor, bytes)
         guard code != 0 else { return }
         isClosed = true
-        if code != EPIPE { writeError = code }
+        if code != SystemError.brokenPipe.code { writeError = code }
     }
 }
 

@@ -3,12 +3,6 @@ import PhotoTagMap
 import PhotoTagSupport
 import ReverseGeocoding
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Counts per status, country and place, and the trip (photos per country and place with their
 /// dates), for `--summary`.
 struct Summary {
@@ -195,9 +189,10 @@ struct Summary {
 /// Writes `bytes` to the file at `path`, created or emptied first (a FIFO or `/dev/stderr` works
 /// too). Returns why it failed, or `nil`.
 func writeFile(_ bytes: [UInt8], to path: String) -> String? {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else { return errnoText() }
+    let descriptor: Int32
+    do { descriptor = try openForWriting(path, permissions: 0o666) } catch { return error.text }
     var failure = bytes.withUnsafeBytes { writeAll(descriptor, $0) }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
+    let closed = closeFile(descriptor)
+    if failure == 0 { failure = closed }
     return failure == 0 ? nil : errnoText(failure)
 }

@@ -1,11 +1,5 @@
 import CBoundaryData
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Time-zone, country and admin-1 boundaries, and the exact point lookup over them.
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by

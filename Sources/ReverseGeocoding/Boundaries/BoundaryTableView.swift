@@ -1,12 +1,6 @@
 import CBoundaryData
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The boundary table read in place: typed views into bytes that something else keeps alive.
 ///
 /// **Borrowed memory.** The view holds pointers into the table's bytes and owns none of them: it

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Reads the official GeoNames dump files into ``Place`` values.
 ///
 /// Inputs, all tab-separated UTF-8 with no quoting (a quote character is an ordinary byte):
@@ -127,13 +121,15 @@ package struct GeoNamesImport: Sendable {
 
     /// Picks the cities file of a directory: the only `cities*.txt` or `allCountries.txt` there.
     static func findCitiesFile(in directory: String) throws(ReverseGeocodingError) -> String {
-        guard let stream = opendir(directory) else {
-            throw .cannotRead(path: directory, reason: errnoText())
+        let stream: DirectoryStream
+        do {
+            stream = try DirectoryStream(directory)
+        } catch {
+            throw .cannotRead(path: directory, reason: error.text)
         }
-        defer { closedir(stream) }
         var found: [String] = []
-        while let entry = readdir(stream) {
-            let name = String(decoding: directoryEntryName(entry), as: UTF8.self)
+        while let entry = stream.next() {
+            let name = String(decoding: entry.name, as: UTF8.self)
             if isCitiesFile(name) { found.append(name) }
         }
         found.sort()

@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Compiles the rules of a list of zones from a folder of compiled tzdata (TZif files, RFC 8536,
 /// as `zic` writes them into `zoneinfo/`) into the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift).
 ///
@@ -134,8 +128,7 @@ package struct TimeZoneRulesBuilder {
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        (try? fileStatus(path))?.isRegular == true
     }
 
     /// The `L TARGET LINK-NAME` lines of `tzdata.zi`, as link name → target.

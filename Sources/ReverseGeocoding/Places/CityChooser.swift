@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import PhotoTagSupport
 
 /// The rule that picks the city a person would name for a point: the most prominent place whose
 /// area of influence covers the point, rather than the nearest neighbourhood.

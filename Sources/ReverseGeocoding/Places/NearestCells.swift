@@ -1,12 +1,6 @@
 import PhotoTagSupport
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// For each cell of a latitude-longitude grid (``degreesPerCell`` degrees each way), the places
 /// that can be nearest to a point in the cell, when there are at most ``maximumCandidates`` of
 /// them, and the place nearest to its centre (the seed): what ``ReverseGeocoder/nearestSlot(_:_:_:)``
@@ -59,9 +53,7 @@ final class NearestCells: @unchecked Sendable {
     /// instructions, whether or not a point ever fell at sea.
     init() {
         let bytes = Self.count * MemoryLayout<Atomic<Int>>.stride
-        if let pages = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            pages != MAP_FAILED
-        {
+        if let pages = mapZeroedPages(byteCount: bytes) {
             // A state of 0 is all zero bytes, and an Atomic<Int> is its integer's bytes.
             states = pages.bindMemory(to: Atomic<Int>.self, capacity: Self.count)
             mapped = true
@@ -77,7 +69,7 @@ final class NearestCells: @unchecked Sendable {
 
     deinit {
         if mapped {
-            munmap(UnsafeMutableRawPointer(states), Self.count * MemoryLayout<Atomic<Int>>.stride)
+            unmap(states, byteCount: Self.count * MemoryLayout<Atomic<Int>>.stride)
         } else {
             states.deinitialize(count: Self.count)
             states.deallocate()

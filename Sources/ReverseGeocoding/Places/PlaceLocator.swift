@@ -1,12 +1,6 @@
 import PhotoTagSupport
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Where a point is, as a person would say it: the country, region and time zone whose
 /// boundaries contain it, the nearest place inside that country, and the city a person would name.
 ///

@@ -2,12 +2,6 @@ import CGeoNamesData
 import PhotoTagSupport
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finds the places nearest to a coordinate, offline, in a GeoNames-derived place table.
 ///
 /// The table is either the one compiled into the binary (``bundled``) or a file built by

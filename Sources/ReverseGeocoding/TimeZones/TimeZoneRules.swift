@@ -1,11 +1,5 @@
 import PhotoTagSupport
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Time-zone rules read in place from the format of `TimeZoneRulesLayout` (TimeZoneRulesLayout.swift): the UTC offset of a
 /// zone at any instant, and the instant of a wall-clock time in a zone.
 ///
@@ -166,7 +160,7 @@ public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immuta
     private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
         if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-            let order = memcmp(left, right, common)
+            let order = compareBytes(left, right, count: common)
             if order != 0 { return Int(order) }
         }
         return a.count - b.count

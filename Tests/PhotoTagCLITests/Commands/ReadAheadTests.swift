@@ -1,5 +1,6 @@
 import Foundation
 import PhotoGPS
+import PhotoTagSupport
 import TestSupport
 import Testing
 

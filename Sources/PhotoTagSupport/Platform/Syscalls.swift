@@ -28,6 +28,24 @@ package func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer
     }
 }
 
+/// `read(2)` into `buffer`, retried on EINTR: the byte count, 0 at the end.
+package func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    let got = readRetrying(descriptor, buffer.baseAddress, buffer.count)
+    guard got >= 0 else { throw SystemError(code: errno) }
+    return got
+}
+
+/// One `write(2)` of `bytes`, neither retried nor waited on: what a signal handler may call.
+/// The byte count, or -1 with `errno` set.
+@discardableResult
+package func writeOnce(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+    #else
+        Darwin.write(descriptor, bytes.baseAddress, bytes.count)
+    #endif
+}
+
 /// `pread(2)` until `count` bytes are in `buffer`, the file ends, or a read fails.
 ///
 /// Returns the number of bytes read (fewer than `count` only at the end of the file) and the
@@ -113,6 +131,13 @@ package struct SystemError: Error, Equatable, Sendable {
 
     /// The C library's text for the error, lowercased (see ``errnoText(_:)``).
     package var text: String { errnoText(code) }
+
+    /// `EINVAL`: an argument is not valid (a path with a NUL byte in it).
+    package static let invalidArgument = SystemError(code: EINVAL)
+    /// `EISDIR`: a folder where a file is wanted.
+    package static let isADirectory = SystemError(code: EISDIR)
+    /// `EPIPE`: the reading end of a pipe is closed.
+    package static let brokenPipe = SystemError(code: EPIPE)
 }
 
 /// Calls `body` with a byte path as a NUL-terminated C string, written into temporary memory
