@@ -90,7 +90,7 @@ enum CompactTIFF {
     /// The GPS tags phototag reads (``GPSTags``). Not GPSVersionID, which nothing reads: libexif
     /// looks up the name of every entry it loads six times over for a GPS tag (in
     /// exif_data_load_data_content and, for a debug message built even when nothing logs, in
-    /// exif_data_load_data_entry), so an entry less in the block is ~500 instructions less.
+    /// exif_data_load_data_entry), so every entry left out of the block saves that work.
     static let gpsTagsRead: TagSet = [
         GPSTag.latitudeRef, GPSTag.latitude, GPSTag.longitudeRef, GPSTag.longitude,
         GPSTag.altitudeRef, GPSTag.altitude, GPSTag.timeStamp, GPSTag.speedRef, GPSTag.speed,

@@ -49,8 +49,8 @@ final class NearestCells: @unchecked Sendable {
 
     /// Makes the grid with every cell not worked out. The states come as zero pages from the
     /// kernel, so making a geocoder (every `locate` does) stores nothing and faults in no page
-    /// for the grid: 64,800 stores took every process about half a megabyte and as many
-    /// instructions, whether or not a point ever fell at sea.
+    /// for the grid: storing 64,800 initial states would cost every process that memory,
+    /// whether or not a point ever fell at sea.
     init() {
         let bytes = Self.count * MemoryLayout<Atomic<Int>>.stride
         if let pages = mapZeroedPages(byteCount: bytes) {

@@ -318,7 +318,7 @@ private final class RegionIndex: Sendable {
 
     private let maps = AtomicLazyReference<Maps>()
     /// Held while the maps are built, so that they are built once: geocode's first batch asks
-    /// on every core at once, and each build reads every region (about 60 million instructions).
+    /// on every core at once, and each build reads every region.
     private let building = Locked(())
 
     func lookUp(_ table: UnsafePlaceTable) -> Maps {

@@ -22,8 +22,8 @@ package struct PlaceView: Sendable {
     }
 
     /// Not retained: a view is only valid while its geocoder lives (its text is the geocoder's
-    /// bytes), and geocode makes millions of views, whose reference counting was a tenth of its
-    /// time.
+    /// bytes), and geocode makes millions of views, whose reference counting would be a large
+    /// part of its time.
     private unowned(unsafe) let geocoder: ReverseGeocoder
     /// Where the place is in its geocoder's table: one place per slot, so a key for what is
     /// worked out from the place alone (`geocode` keeps its JSON by slot).
