@@ -101,15 +101,8 @@ struct UnsafeStringPool {
         while offset + 2 <= bytes.count {
             let length = Int(ByteOrder.littleEndian.read(UInt16.self, bytes, at: offset))
             guard offset + 2 + length <= bytes.count else { return false }
-            let string = UnsafeRawBufferPointer(rebasing: bytes[offset + 2..<offset + 2 + length])
-            var decoder = UTF8()
-            var iterator = string.makeIterator()
-            decoding: while true {
-                switch decoder.decode(&iterator) {
-                case .scalarValue: continue
-                case .emptyInput: break decoding
-                case .error: return false
-                }
+            guard isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[offset + 2..<offset + 2 + length])) else {
+                return false
             }
             offset += 2 + length
         }

@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 #if canImport(Glibc)
@@ -738,39 +739,6 @@ func writePlace(_ match: PlaceMatch, to json: inout JSONWriter) {
     writePlaceObject(match.place, distanceKm: match.distanceKm, bearing: match.bearing, to: &json)
 }
 
-/// Text a place's JSON is written from: a `String`, or UTF-8 bytes borrowed from the place table.
-protocol JSONText {
-    static func write(_ value: Self?, to json: inout JSONWriter)
-}
-
-extension String: JSONText {
-    static func write(_ value: String?, to json: inout JSONWriter) { json.string(value) }
-}
-
-extension UnsafeRawBufferPointer: JSONText {
-    static func write(_ value: UnsafeRawBufferPointer?, to json: inout JSONWriter) { json.string(utf8: value) }
-}
-
-/// A place's fields, whichever way its text is held: a ``Place`` or a ``PlaceView/Fields``.
-protocol PlaceFields {
-    associatedtype Text: JSONText
-    var geonameId: Int { get }
-    var name: Text { get }
-    var asciiName: Text { get }
-    var admin1: Text? { get }
-    var admin2: Text? { get }
-    var countryCode: Text { get }
-    var country: Text? { get }
-    var timeZone: Text? { get }
-    var population: Int { get }
-    var featureCode: Text? { get }
-    var latitude: Double { get }
-    var longitude: Double { get }
-}
-
-extension Place: PlaceFields {}
-extension PlaceView.Fields: PlaceFields {}
-
 /// A `nearby` place object.
 private func writePlaceObject(_ place: Place, distanceKm: Double, bearing: Double, to json: inout JSONWriter) {
     json.beginObject()
@@ -1202,43 +1170,4 @@ private func dmsText(_ degrees: Double, width: Int, _ positive: String, _ negati
     return String(repeating: " ", count: max(0, width - whole.count)) + whole + "°" + twoDigits(minutes) + "'"
         + twoDigits(seconds / 100) + "." + twoDigits(seconds % 100) + "\""
         + (degrees < 0 && hundredths != 0 ? negative : positive)
-}
-
-/// Whether `bytes` are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, surrogates or
-/// code points past U+10FFFF), exactly when `String(decoding:as:)` keeps them as they are.
-func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    let count = bytes.count
-    var index = 0
-    while index < count {
-        // ASCII, the bulk of paths, eight bytes at a time.
-        while index + 8 <= count,
-            bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-        {
-            index += 8
-        }
-        guard index < count else { break }
-        let lead = bytes[index]
-        if lead < 0x80 {
-            index += 1
-            continue
-        }
-        // The length of the sequence, and the range of its second byte.
-        var length = 3
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: break
-        case 0xED: high = 0x9F
-        case 0xF0: (length, low) = (4, 0x90)
-        case 0xF1...0xF3: length = 4
-        case 0xF4: (length, high) = (4, 0x8F)
-        default: return false
-        }
-        guard index + length <= count, low...high ~= bytes[index + 1] else { return false }
-        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
-        index += length
-    }
-    return true
 }
