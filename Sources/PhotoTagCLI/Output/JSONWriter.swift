@@ -197,23 +197,23 @@ struct JSONCursor {
     static let numberRoom = 32
 
     /// The most bytes a string takes: every byte escaped as `\u00XX`, the quotes, and slack for
-    /// the copy by words; `null` fits too.
+    /// the copy by words; `null` fits too. (Wrapping arithmetic, as in every sum of rooms: no
+    /// text comes near overflowing, and a check per field was a good part of a place's sum.)
     @inline(__always)
-    static func room(_ text: UnsafeRawBufferPointer?) -> Int { 16 + 6 * (text?.count ?? 0) }
+    static func room(_ text: UnsafeRawBufferPointer?) -> Int { 16 &+ 6 &* (text?.count ?? 0) }
 
     /// The most bytes a string takes (see ``room(_:)-(UnsafeRawBufferPointer?)``).
     @inline(__always)
-    static func room(_ text: String?) -> Int { 16 + 6 * (text?.utf8.count ?? 0) }
+    static func room(_ text: String?) -> Int { 16 &+ 6 &* (text?.utf8.count ?? 0) }
 
     /// Writes literal text (keys with their quotes and punctuation).
     @inline(__always)
     mutating func raw(_ text: StaticString) {
         if text.hasPointerRepresentation {
             // In words, the last one overlapping the one before: no call of memcpy for a length
-            // the compiler does not see. (The same as copy(_:), written again on purpose: raw
-            // through copy measured 9,829 instructions per geocode point against 9,012, and
-            // 84,978 per scanned photo against 83,282, as the literal's length no longer
-            // chose the branch at compile time.)
+            // the compiler does not see. (The same as copy(_:), written again on purpose: through
+            // copy, the literal's length no longer chose the branch at compile time, and every
+            // key and punctuation mark of a record paid for the choice.)
             let source = UnsafeRawPointer(text.utf8Start), count = text.utf8CodeUnitCount
             let target = UnsafeMutableRawPointer(at)
             if count >= 8 {
@@ -237,10 +237,27 @@ struct JSONCursor {
             }
             at += count
         } else {
-            text.withUTF8Buffer { bytes in
-                for byte in bytes { self.byte(byte) }
-            }
+            rawScalar(text)
         }
+    }
+
+    /// ``raw(_:)`` of a literal that is one Unicode scalar (no pointer): out of line, so that
+    /// each inlined `raw` stays a few blocks, which keeps its callers small enough to inline.
+    @inline(never)
+    private mutating func rawScalar(_ text: StaticString) {
+        text.withUTF8Buffer { bytes in
+            for byte in bytes { self.byte(byte) }
+        }
+    }
+
+    /// `null`, in four stores (no branch, where `raw("null")` has a few before it is folded).
+    @inline(__always)
+    mutating func null() {
+        at[0] = UInt8(ascii: "n")
+        at[1] = UInt8(ascii: "u")
+        at[2] = UInt8(ascii: "l")
+        at[3] = UInt8(ascii: "l")
+        at += 4
     }
 
     /// Copies `bytes` as they are (text that is JSON already, such as a place's cached
@@ -275,15 +292,21 @@ struct JSONCursor {
     /// A string given as UTF-8 bytes, quoted and escaped, or `null`.
     @inline(__always)
     mutating func string(_ value: UnsafeRawBufferPointer?) {
-        guard let value else { return raw("null") }
+        guard let value else { return null() }
         byte(UInt8(ascii: "\""))
         escaping(value)
         byte(UInt8(ascii: "\""))
     }
 
-    /// A string, quoted and escaped, or `null`.
+    /// A string, quoted and escaped, or `null` (written in line: most absent fields are).
+    @inline(__always)
     mutating func string(_ value: String?) {
-        guard let value else { return raw("null") }
+        guard let value else { return null() }
+        quoted(value)
+    }
+
+    /// ``string(_:)-(String?)`` of a string.
+    private mutating func quoted(_ value: String) {
         byte(UInt8(ascii: "\""))
         // The UTF-8 in place (a native string's, or a small one's on the stack), with no copy of
         // the string to make mutable for `withUTF8`, which retained and released it.
@@ -365,7 +388,7 @@ struct JSONCursor {
     /// An integer or `null`.
     @inline(__always)
     mutating func integer(_ value: Int?) {
-        guard let value else { return raw("null") }
+        guard let value else { return null() }
         if value < 0 { byte(UInt8(ascii: "-")) }
         digits(value.magnitude)
     }
@@ -410,9 +433,17 @@ struct JSONCursor {
         """
     }
 
-    /// A number, as `Double.description` writes it, or `null` (also for infinities and NaN).
+    /// A number, as `Double.description` writes it, or `null` (also for infinities and NaN;
+    /// written in line for `nil`: most absent fields are).
+    @inline(__always)
     mutating func number(_ value: Double?) {
-        guard let value, value.isFinite else { return raw("null") }
+        guard let value else { return null() }
+        number(value)
+    }
+
+    /// ``number(_:)-(Double?)`` of a number.
+    private mutating func number(_ value: Double) {
+        guard value.isFinite else { return null() }
         if !shortDecimal(value) {
             // The standard library's shortest digits (what `description` prints for a finite
             // value), handed over as bytes: `description` made a String, and one of more than

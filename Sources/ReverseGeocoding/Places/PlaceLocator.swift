@@ -208,10 +208,6 @@ package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are 
     package init(basis: Basis) { self.basis = basis }
 }
 
-/// ``UnsafeLocation``'s earlier name, which the CLI's record writers (Output/Records.swift) still
-/// use until they move over.
-package typealias Location = UnsafeLocation
-
 /// The answer of ``PlaceLocator/answer(_:filter:rule:)``: where a point is, with names that are
 /// strings of its own, valid after the locator is gone.
 public struct PlaceAnswer: Hashable, Sendable {

@@ -1,0 +1,174 @@
+import PhotoGPS
+import ReverseGeocoding
+
+// CSV: the field lists of Fields.swift walked flat, for the header (the fields' names) and for
+// each row (their values as text).
+
+/// The CSV header: the record's fields flattened, in the order of the JSON keys; each the key in
+/// snake case after its object's prefix (``FieldKey/flatName(prefix:)``).
+enum CSVColumns {
+    /// The place's columns, `place_geoname_id` … `place_basis`.
+    static let place = names { PlaceFields.visit(AnsweredPlace.none, &$0) }.map { "place_" + $0 }
+    /// The fields given for each nearby place: fewer than for `place`, as there are k of them.
+    static let nearbyFields = names(nearby: 1) { $0.nearby(nil) }.map { String($0.dropFirst("nearby_1_".count)) }
+    static let photo = photo(nearby: 0)
+    static let coordinate = coordinate(nearby: 0)
+
+    /// A photo record's columns, with those of `count` nearby places after `place`.
+    static func photo(nearby count: Int) -> [String] {
+        names(nearby: count) {
+            PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &$0)
+        }
+    }
+
+    /// A coordinate record's columns, with those of `count` nearby places after `place`.
+    static func coordinate(nearby count: Int) -> [String] {
+        names(nearby: count) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
+    }
+
+    /// The names of the fields `walk` visits.
+    private static func names(nearby count: Int = 0, _ walk: (inout ColumnNames) -> Void) -> [String] {
+        var names = ColumnNames(nearbyCount: count)
+        walk(&names)
+        return names.names
+    }
+}
+
+/// Collects the names of the columns a record's fields are written in.
+private struct ColumnNames: RecordVisitor {
+    var nearbyCount: Int
+    var names: [String] = []
+    private var prefix = ""
+    private var nearbyOnly = false
+
+    init(nearbyCount: Int) { self.nearbyCount = nearbyCount }
+
+    mutating func field(_ key: FieldKey, _ value: FieldValue) {
+        guard !nearbyOnly || key.nearbyColumn else { return }
+        names.append(key.flatName(prefix: prefix))
+    }
+
+    mutating func object(_ key: StaticString, flatPrefix: StaticString, present: Bool, _ body: (inout Self) -> Void) {
+        let outer = prefix
+        prefix += flatPrefix.description
+        body(&self)
+        prefix = outer
+    }
+
+    mutating func place(_ location: UnsafeLocation) { noPlace() }
+
+    mutating func noPlace() {
+        prefix = "place_"
+        PlaceFields.visit(AnsweredPlace.none, &self)
+        prefix = ""
+    }
+
+    mutating func nearby(_ matches: [PlaceMatch]?) {
+        nearbyOnly = true
+        for index in 0..<nearbyCount {
+            prefix = "nearby_\(index + 1)_"
+            PlaceFields.visit(AnsweredPlace.none, &self)
+        }
+        (prefix, nearbyOnly) = ("", false)
+    }
+
+    mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
+        names.append(FieldKey(stringLiteral: key).flatName(prefix: ""))
+    }
+}
+
+/// Collects the fields of a CSV row, as text (`nil` for an empty field).
+private struct CSVFieldCollector: RecordVisitor {
+    /// How many nearby places there are columns for: those not found are empty.
+    let nearbyCount: Int
+    var fields: [String?] = []
+    private var nearbyOnly = false
+
+    init(nearbyCount: Int) { self.nearbyCount = nearbyCount }
+
+    mutating func field(_ key: FieldKey, _ value: FieldValue) {
+        guard !nearbyOnly || key.nearbyColumn else { return }
+        switch value {
+        case .integer(let value): fields.append(value.map { String($0) })
+        case .number(let value): fields.append(value.map(\.description))
+        case .metres(let value): fields.append(value.map { roundedDistance($0).description })
+        case .string(let value): fields.append(value)
+        case .text(let value): fields.append(value.map { String(decoding: $0, as: UTF8.self) })
+        case .literal(let value): fields.append(value?.description)
+        }
+    }
+
+    mutating func object(_ key: StaticString, flatPrefix: StaticString, present: Bool, _ body: (inout Self) -> Void) {
+        body(&self)
+    }
+
+    mutating func place(_ location: UnsafeLocation) {
+        guard location.nearest != nil || location.countryCode != nil else { return noPlace() }
+        AnsweredPlace.with(location) { PlaceFields.visit($0, &self) }
+    }
+
+    mutating func noPlace() { PlaceFields.visit(AnsweredPlace.none, &self) }
+
+    mutating func nearby(_ matches: [PlaceMatch]?) {
+        nearbyOnly = true
+        for index in 0..<nearbyCount {
+            if let matches, index < matches.count {
+                PlaceFields.visit(matches[index], &self)
+            } else {
+                PlaceFields.visit(AnsweredPlace.none, &self)
+            }
+        }
+        nearbyOnly = false
+    }
+
+    mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
+        var texts: [String] = []
+        forEach { texts.append($0.text) }
+        fields.append(texts.joined(separator: "; "))
+    }
+}
+
+extension PhotoRecord {
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
+        var collector = CSVFieldCollector(nearbyCount: count)
+        withTexts(&collector) { record, texts, collector in record.visitFields(texts, nearby: count > 0, &collector) }
+        return collector.fields
+    }
+}
+
+extension CoordinateRecord {
+    var csvFields: [String?] { csvFields(nearby: 0) }
+
+    /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
+    func csvFields(nearby count: Int) -> [String?] {
+        var collector = CSVFieldCollector(nearbyCount: count)
+        visitFields(nearby: count > 0, &collector)
+        return collector.fields
+    }
+}
+
+/// One CSV row (RFC 4180): fields quoted when they hold a comma, quote, CR or LF, quotes
+/// doubled, CRLF at the end; `nil` is an empty field.
+func csvRow(_ fields: [String?]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for (index, field) in fields.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        guard let field else { continue }
+        let utf8 = field.utf8
+        if utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) {
+            bytes.append(0x22)
+            for byte in utf8 {
+                bytes.append(byte)
+                if byte == 0x22 { bytes.append(0x22) }
+            }
+            bytes.append(0x22)
+        } else {
+            bytes += utf8
+        }
+    }
+    bytes += [0x0D, 0x0A]
+    return bytes
+}

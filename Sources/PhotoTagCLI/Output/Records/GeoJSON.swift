@@ -1,0 +1,80 @@
+import PhotoGPS
+import ReverseGeocoding
+
+// GeoJSON `properties`: a record flat, for GIS tools, which read nested objects as
+// `String(JSON)`. The field lists of Fields.swift walked with their CSV names (CSV.swift) and
+// JSON types: numbers as numbers, `null` when absent, `warnings` joined by `; ` or `null`; with
+// `--nearest`, the nearby places follow the place as `nearby_1_geoname_id`… `nearby_K_bearing`.
+
+/// Writes a record as flat properties named as its CSV columns (``CSVColumns``), in their order.
+struct FlatFieldWriter: RecordVisitor {
+    var json: JSONWriter
+    /// The names of the record's columns, with those of the nearby places it has.
+    var names: IndexingIterator<[String]>
+    /// Whether a nearby place is being written: only its ``FieldKey/nearbyColumn`` fields.
+    private var nearbyOnly = false
+
+    init(json: JSONWriter, names: [String]) {
+        self.json = json
+        self.names = names.makeIterator()
+    }
+
+    private mutating func key() { json.key(named: names.next() ?? "") }
+
+    mutating func field(_ key: FieldKey, _ value: FieldValue) {
+        guard !nearbyOnly || key.nearbyColumn else { return }
+        self.key()
+        json.value(value)
+    }
+
+    mutating func object(_ key: StaticString, flatPrefix: StaticString, present: Bool, _ body: (inout Self) -> Void) {
+        body(&self)
+    }
+
+    mutating func place(_ location: UnsafeLocation) {
+        guard location.nearest != nil || location.countryCode != nil else { return noPlace() }
+        AnsweredPlace.with(location) { PlaceFields.visit($0, &self) }
+    }
+
+    mutating func noPlace() { PlaceFields.visit(AnsweredPlace.none, &self) }
+
+    mutating func nearby(_ matches: [PlaceMatch]?) {
+        nearbyOnly = true
+        for match in matches ?? [] { PlaceFields.visit(match, &self) }
+        nearbyOnly = false
+    }
+
+    mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
+        var texts: [String] = []
+        forEach { texts.append($0.text) }
+        self.key()
+        json.string(texts.isEmpty ? nil : texts.joined(separator: "; "))
+    }
+}
+
+extension PhotoRecord {
+    /// Writes the record as flat GeoJSON `properties` (``CSVColumns/photo``).
+    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
+        let names = nearby ? CSVColumns.photo(nearby: place.nearby?.count ?? 0) : CSVColumns.photo
+        var writer = FlatFieldWriter(json: json, names: names)
+        withTexts(&writer) { record, texts, writer in
+            writer.json.beginObject()
+            record.visitFields(texts, nearby: nearby, &writer)
+            writer.json.endObject()
+        }
+        json = writer.json
+    }
+}
+
+extension CoordinateRecord {
+    /// Writes the record as flat GeoJSON `properties` (``CSVColumns/coordinate``), as
+    /// ``PhotoRecord/writeProperties(to:nearby:)``.
+    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
+        let names = nearby ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0) : CSVColumns.coordinate
+        var writer = FlatFieldWriter(json: json, names: names)
+        writer.json.beginObject()
+        visitFields(nearby: nearby, &writer)
+        writer.json.endObject()
+        json = writer.json
+    }
+}
