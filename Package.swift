@@ -41,7 +41,7 @@ let package = Package(
             name: "boundary-queries", dependencies: ["ReverseGeocoding", "PhotoTagSupport"],
             path: "Benchmarks/BoundaryQueries"),
         .target(name: "TestSupport", dependencies: ["PhotoTagSupport"], path: "Tests/TestSupport"),
-        .testTarget(name: "PhotoTagSupportTests", dependencies: ["PhotoTagSupport"]),
+        .testTarget(name: "PhotoTagSupportTests", dependencies: ["PhotoTagSupport", "TestSupport"]),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),
         .testTarget(name: "ReverseGeocodingTests", dependencies: ["ReverseGeocoding", "TestSupport"]),
         .testTarget(name: "PhotoTagCLITests", dependencies: ["PhotoTagCLI", "TestSupport"]),

@@ -63,6 +63,7 @@ func writeWholeFile(_ bytes: [UInt8], to path: String) throws(ReverseGeocodingEr
 /// (the geocoder or boundary table that opened the file holds it for as long as its views are
 /// used), and read-only (`PROT_READ`, `MAP_PRIVATE`).
 final class MappedFile: Sendable {
+    // Read-only once mapped. Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.aMappedPlaceTableSearchedByManyThreadsGivesOneThreadsAnswers.
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 
     init(path: String) throws(ReverseGeocodingError) {

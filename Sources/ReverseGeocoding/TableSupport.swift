@@ -7,6 +7,8 @@ import PhotoTagSupport
 /// goes, so it is valid exactly as long as the object lives (the geocoder or boundary table that
 /// holds it keeps it for as long as its views are used). It is never written after the copy.
 final class AlignedTableBytes: Sendable {
+    // Never written after the copy.
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.freshCellsWorkedOutByManyThreadsAtOnceGiveTheTreeSearchsAnswers.
     nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
 
     init(_ source: [UInt8]) {

@@ -117,3 +117,26 @@ private final class LockedNotes: @unchecked Sendable {
         return body(&notes)
     }
 }
+
+/// Runs `body(0)` … `body(count - 1)`, each on a POSIX thread of its own started as the scan
+/// starts its readers (PhotoTagSupport's `spawnDetachedThread`), and returns once every one has
+/// run: what the concurrency tests use to reach one shared object from many threads at once.
+///
+/// Every thread is started and waiting before any is let go, so that they overlap; the only
+/// ordering between them is that start, so ThreadSanitizer still sees any two of them race.
+public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    for index in 0..<count {
+        let started = spawnDetachedThread {
+            ready.signal()
+            go.wait()
+            body(index)
+            done.signal()
+        }
+        precondition(started, "no thread to be had")
+    }
+    for _ in 0..<count { ready.wait() }
+    for _ in 0..<count { go.signal() }
+    for _ in 0..<count { done.wait() }
+}

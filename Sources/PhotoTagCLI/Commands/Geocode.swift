@@ -155,6 +155,7 @@ struct GeocodeRun {
     /// What rendering part of a batch gave: its output bytes, its rejected lines, and whether a
     /// coordinate had no place.
     struct Part: @unchecked Sendable {  // each part is written by one thread, then read by one
+        // Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.geocodesPartsOnEveryCoreWriteWhatOneThreadWrites.
         var bytes: ByteBuffer
         var rejections: [(line: Int?, reason: String)] = []
         var placeless = false
@@ -305,6 +306,7 @@ struct GeocodeRun {
 /// batch: a part takes one while it renders and gives it back, so there are only as many as
 /// parts were ever rendered at once (about one per thread), and each serves one part at a time.
 final class PartBuffers: @unchecked Sendable {
+    // Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.geocodesPartsOnEveryCoreWriteWhatOneThreadWrites.
     let all: [ByteBuffer]
     /// The tables that no part is using.
     private let idleFragments = Locked<[PlaceFragments]>([])

@@ -24,6 +24,7 @@ extension Context {
     /// rendering into it): the worker that filled it makes a new one for its next batch and
     /// never touches this one again, so only the thread that delivers the batch reads it.
     struct ProcessedBatch: @unchecked Sendable {
+        // Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.aScanWithEightWorkersWritesWhatOneWorkerWrites.
         var items: [Processed]
         var rendered: ByteBuffer? = nil
     }

@@ -152,6 +152,8 @@ final class ProgressBar {
 /// installed with the first bar drawn, and not for a signal the process was started to ignore
 /// (`nohup`, a background job).
 enum InterruptEraser {
+    // Written only while the bar is drawn or erased, under the photo run's lock; read by the
+    // handler. Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.aProgressBarDrawnByEightWorkersKeepsItsEraserConsistent.
     /// The descriptor (an `Int32`), the control word at 8 (the count, and the slot in bit 32),
     /// then two slots of ``capacity`` bytes.
     private nonisolated(unsafe) static let state: UnsafeMutableRawPointer = {
@@ -160,6 +162,8 @@ enum InterruptEraser {
         return memory
     }()
     private static let capacity = 120
+    // Set by `arm`, under the photo run's lock.
+    // Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.aProgressBarDrawnByEightWorkersKeepsItsEraserConsistent.
     private nonisolated(unsafe) static var installed = false
     /// Keeps the bar's drawing and the handler's erasing in order across threads.
     static let gate = DrawGate()

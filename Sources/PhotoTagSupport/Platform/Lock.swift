@@ -11,6 +11,8 @@
 /// state is private and `withLock` is the only way in, the compiler (not a comment) makes sure
 /// that every access holds the lock.
 package final class Locked<State>: @unchecked Sendable {
+    // Every access to `state` holds `mutex` (see above).
+    // Guarded by PhotoTagSupportTests/ConcurrencyInvariantTests.aLockedStateChangedByManyThreadsLosesNothing.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var state: State
 

@@ -11,6 +11,8 @@
 /// Keep a slot in a `static let`: each takes one of the process's pthread keys for good (Linux
 /// has 1,024).
 package struct PerThread<Object: AnyObject>: @unchecked Sendable {
+    // The key and the maker are immutable, and each object is reached only by its own thread.
+    // Guarded by PhotoTagSupportTests/ConcurrencyInvariantTests.perThreadObjectsAreEachThreadsOwn.
     /// The thread-specific slot; its destructor releases a thread's object when the thread ends.
     @usableFromInline let key: pthread_key_t
     /// Makes a thread's object.

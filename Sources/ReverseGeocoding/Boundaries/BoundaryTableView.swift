@@ -13,6 +13,7 @@ import PhotoTagSupport
 /// Every read that the bytes could get wrong is bounds-checked and the arithmetic wraps, so a
 /// damaged table gives odd answers, never a crash.
 struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutable memory
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.aMappedBoundaryTableLookedUpByManyThreadsGivesOneThreadsAnswers.
     let bytes: UnsafeRawBufferPointer
     let layout: BoundaryTableLayout
     let timeZoneCount: Int

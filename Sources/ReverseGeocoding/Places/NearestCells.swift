@@ -19,6 +19,7 @@ import Synchronization
 /// (`@unchecked`: the states are atomics, and a cell's candidates are written once, by the thread
 /// that claimed it, before its state is published.)
 final class NearestCells: @unchecked Sendable {
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.freshCellsWorkedOutByManyThreadsAtOnceGiveTheTreeSearchsAnswers.
     /// Degrees of latitude and of longitude per cell.
     static let degreesPerCell = 1
     static let rows = 180 / degreesPerCell

@@ -180,6 +180,7 @@ public final class PlaceLocator: Sendable {
 /// the whole process with the bundled tables, and otherwise only while that geocoder lives. The
 /// CLI holds its locator for the whole run.
 package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are immutable table memory
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.locationsMadeOnManyThreadsReadTheSameOnAnother.
     /// What the country, region and zone are based on.
     package typealias Basis = PlaceAnswer.Basis
 

@@ -13,6 +13,7 @@ import PhotoTagSupport
 /// could disagree with the header (string offsets, region indices, tree nodes), so a damaged table
 /// gives odd answers, never a crash.
 struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable memory
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.aMappedPlaceTableSearchedByManyThreadsGivesOneThreadsAnswers.
     let count: Int
     let leafSize: Int
     /// The number of splits from the root to the deepest leaf (see ``treeDepth(count:leafSize:)``),

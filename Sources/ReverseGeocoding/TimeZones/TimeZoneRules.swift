@@ -14,6 +14,7 @@ import PhotoTagSupport
 /// while that ``BoundaryTable`` lives (a copy of the rules does not keep it alive). The bytes are
 /// never written, so any number of threads use the rules at once.
 public struct TimeZoneRules: @unchecked Sendable {  // read-only views of immutable memory
+    // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.sharedTimeZoneRulesAskedByManyThreadsGiveOneThreadsAnswers.
     /// A zone of the rules, found by ``zone(named:)``.
     public struct Zone: Hashable, Sendable {
         /// The zone's name as asked for (`Asia/Calcutta`, even when it shares `Asia/Kolkata`'s rules).
