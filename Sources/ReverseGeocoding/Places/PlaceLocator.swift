@@ -313,14 +313,21 @@ private final class RegionIndex: Sendable {
         }
     }
 
+    /// The maps once built, read without a lock.
     private let maps = AtomicLazyReference<Maps>()
-    /// Held while the maps are built, so that they are built once: geocode's first batch asks
-    /// on every core at once, and each build reads every region.
-    private let building = Locked(())
+    /// The same maps, built under this lock, so that they are built once: geocode's first batch
+    /// asks on every core at once, and each build reads every region. (Not a `Locked(())`: see
+    /// ``Locked``.)
+    private let building = Locked<Maps?>(nil)
 
     func lookUp(_ table: UnsafePlaceTable) -> Maps {
         if let maps = maps.load() { return maps }
-        return building.withLock { (_: inout Void) in maps.load() ?? maps.storeIfNil(Maps(table)) }
+        return building.withLock { built in
+            if let built { return built }
+            let made = maps.storeIfNil(Maps(table))
+            built = made
+            return made
+        }
     }
 }
 
