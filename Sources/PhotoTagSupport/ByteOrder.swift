@@ -20,9 +20,8 @@
 ///   as a table does once when it is opened.
 ///
 /// `@usableFromInline` as well as `package`: without it, Swift 6.3 does not specialise a generic
-/// method of a `package` type in another module (each call went through the unspecialised
-/// function and its witness tables, and `make bench-profile` counted four times the instructions
-/// per photo).
+/// method of a `package` type in another module: each call went through the unspecialised
+/// function, its witness tables and boxed values, far more work than the loads it stands for.
 @usableFromInline package enum ByteOrder: Hashable, Sendable {
     /// Most significant byte first.
     case bigEndian
