@@ -31,8 +31,9 @@ final class PlaceFragments {
     private let storage: UnsafeMutableRawPointer
 
     /// - Parameter capacity: how many entries, a power of two. The default, 16,384 entries
-    ///   (4 MiB, zeroed pages that are only backed once written), kept about 80% of the places of
-    ///   the benchmark's million random points: a place written once is often written again.
+    ///   (4 MiB, zeroed pages that are only backed once written), is sized for the geocode
+    ///   benchmark's random points (Benchmarks/README.md): a place written once is often written
+    ///   again.
     init(capacity: Int = 16384) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "a capacity of \(capacity)")
         self.capacity = capacity
