@@ -244,4 +244,43 @@ import Testing
         #expect(badOffset?.offsetSource == .timeZone)
         #expect(badOffset?.warnings == [.badOffsetTimeOriginal("+25:00")])
     }
+
+    /// Xinjiang, where the boundary data keeps Asia/Urumqi (UTC+6) and Asia/Shanghai (UTC+8) on
+    /// purpose, with the bundled rules: the photo's own offset picks the zone whose clocks agree.
+    @Test(
+        arguments: [
+            // OffsetTimeOriginal +08:00: Beijing time, as most phones in Ürümqi keep it.
+            (
+                "+08:00", nil, "Asia/Shanghai", "2024-07-01T06:00:00Z", "2024-07-01T14:00:00+08:00",
+                CaptureTime.OffsetSource.exif
+            ),
+            // +06:00: Xinjiang time, the first zone, kept.
+            ("+06:00", nil, "Asia/Urumqi", "2024-07-01T08:00:00Z", "2024-07-01T14:00:00+06:00", .exif),
+            // No offset tag, a GPS time 8 hours behind the clock: Beijing time again.
+            (nil, "2024-07-01T06:00:03Z", "Asia/Shanghai", "2024-07-01T06:00:00Z", "2024-07-01T14:00:00+08:00", .gps),
+            // An offset that neither zone has: the first zone stays, its clocks give local.
+            ("+03:00", nil, "Asia/Urumqi", "2024-07-01T11:00:00Z", "2024-07-01T17:00:00+06:00", .exif),
+            // No offset of the photo's own: the zone's offset, the first zone.
+            (nil, nil, "Asia/Urumqi", "2024-07-01T08:00:00Z", "2024-07-01T14:00:00+06:00", .timeZone),
+        ] as [(String?, String?, String, String, String, CaptureTime.OffsetSource)])
+    func theOffsetOfThePhotoPicksTheZoneOfAnOverlap(
+        offset: String?, gps: String?, zone: String, utc: String, local: String, source: CaptureTime.OffsetSource
+    ) throws {
+        let rules = try #require(BoundaryTable.bundled.rules)
+        let time = try #require(
+            CaptureTime.resolve(
+                dateTimeOriginal: "2024-07-01T14:00:00", offsetTimeOriginal: offset, gpsTimestamp: gps,
+                zone: "Asia/Urumqi", otherZone: "Asia/Shanghai", rules: rules))
+        #expect(time.timeZone == zone)
+        #expect(time.utc == utc)
+        #expect(time.local == local)
+        #expect(time.offsetSource == source)
+    }
+
+    @Test func withoutAnOtherZoneTheZoneIsThePlacesWhateverTheOffset() throws {
+        let time = try #require(resolve("2019-07-01T14:34:56", offset: "+09:00"))
+        #expect(time.timeZone == "Europe/Berlin")
+        #expect(time.local == "2019-07-01T07:34:56+02:00")
+        #expect(resolve("2019-07-01T14:34:56", zone: nil)?.timeZone == nil)
+    }
 }

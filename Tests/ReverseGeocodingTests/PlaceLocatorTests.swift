@@ -85,6 +85,9 @@ import Testing
         let hit = BoundaryTable.bundled.lookup(latitude: 43.80, longitude: 87.60)
         #expect(Set(hit.timeZones) == ["Asia/Urumqi", "Asia/Shanghai"])
         #expect(urumqi.timeZone == Self.text(urumqi.nearest?.view.timeZone))
+        // The other zone is kept beside it, for a photo's offset to choose (CaptureTime).
+        #expect(Set([urumqi.timeZone, urumqi.otherTimeZone]) == ["Asia/Urumqi", "Asia/Shanghai"])
+        #expect(Self.locate(48.8566, 2.3522).otherTimeZone == nil)
     }
 
     /// The region's name comes with its code, and the region is the point's country's: the

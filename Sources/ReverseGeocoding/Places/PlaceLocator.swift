@@ -74,7 +74,8 @@ public final class PlaceLocator: Sendable {
                 location.city = geocoder.cityView(
                     near: coordinate, countryCode: nearest.view.countryCode, filter: filter, rule: rule)
             }
-            location.timeZone = zone(found, nearestPlaceZone: location.nearest?.view.timeZone, in: boundaries)
+            (location.timeZone, location.otherTimeZone) = zones(
+                found, nearestPlaceZone: location.nearest?.view.timeZone, in: boundaries)
             return location
         }
         let code =
@@ -109,7 +110,8 @@ public final class PlaceLocator: Sendable {
                 }
             }
         }
-        location.timeZone = zone(found, nearestPlaceZone: nearest?.view.timeZone, in: boundaries)
+        (location.timeZone, location.otherTimeZone) = zones(
+            found, nearestPlaceZone: nearest?.view.timeZone, in: boundaries)
         return location
     }
 
@@ -129,21 +131,23 @@ public final class PlaceLocator: Sendable {
         return location
     }
 
-    /// The one zone of the features: the nearest place's when it is one of two, else the smaller.
-    private func zone(
+    /// The zone of the features (the nearest place's when it is one of two, else the smaller) and,
+    /// in a kept overlap, the other one.
+    private func zones(
         _ found: BoundaryFeatures, nearestPlaceZone: UnsafeRawBufferPointer?, in table: BoundaryTable
-    )
-        -> String?
-    {
-        guard found.timeZoneIndex >= 0 else { return nil }
+    ) -> (String?, String?) {
+        guard found.timeZoneIndex >= 0 else { return (nil, nil) }
         let names = zoneNames
-        guard Int(found.timeZoneIndex) < names.count else { return nil }
+        guard Int(found.timeZoneIndex) < names.count else { return (nil, nil) }
         let first = names[Int(found.timeZoneIndex)]
-        guard found.secondTimeZoneIndex >= 0, Int(found.secondTimeZoneIndex) < names.count else { return first }
+        guard found.secondTimeZoneIndex >= 0, Int(found.secondTimeZoneIndex) < names.count else { return (first, nil) }
+        let second = names[Int(found.secondTimeZoneIndex)]
         let hit = BoundaryHit(
-            countryCode: nil, admin1: nil, timeZones: [first, names[Int(found.secondTimeZoneIndex)]], isOcean: false,
+            countryCode: nil, admin1: nil, timeZones: [first, second], isOcean: false,
             countryFromFallback: false, admin1FromFallback: false, features: found)
-        return table.preferredZone(hit, nearestPlaceZone: nearestPlaceZone.map { String(decoding: $0, as: UTF8.self) })
+        let chosen = table.preferredZone(
+            hit, nearestPlaceZone: nearestPlaceZone.map { String(decoding: $0, as: UTF8.self) })
+        return (chosen, chosen == first ? second : first)
     }
 
     /// A country's name from the place table (any of its regions), for a point whose country has
@@ -204,6 +208,8 @@ package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are 
     package var admin2: UnsafeRawBufferPointer?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     package var timeZone: String?
+    /// Where two zones overlap on purpose, the one that is not ``timeZone``; `nil` elsewhere.
+    package var otherTimeZone: String?
 
     /// An answer based on `basis` with every field unknown.
     package init(basis: Basis) { self.basis = basis }
@@ -240,6 +246,10 @@ public struct PlaceAnswer: Hashable, Sendable {
     public var admin2: String?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     public var timeZone: String?
+    /// Where two zones overlap on purpose (Asia/Urumqi and Asia/Shanghai in Xinjiang), the one that
+    /// is not ``timeZone``; `nil` elsewhere. A photo's own offset can choose between them (see
+    /// ``CaptureTime/resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)``).
+    public var otherTimeZone: String?
 
     /// An answer from the nearest place alone (``Basis/nearest``): its country,
     /// regions and zone, and no city.
@@ -269,6 +279,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin1 = text(location.admin1)
         admin2 = text(location.admin2)
         timeZone = location.timeZone
+        otherTimeZone = location.otherTimeZone
     }
 
     /// The city when it is not the named place itself.

@@ -21,6 +21,11 @@ import PhotoTagSupport
 ///   (``OffsetSource/gps``). With neither, there is no capture time.
 /// - `local` is `utc` on the clocks of the place's zone, even when the camera's clock was on
 ///   home time. With no place zone, it is DateTimeOriginal with OffsetTimeOriginal, or `nil`.
+/// - Where two zones overlap on purpose (Asia/Urumqi and Asia/Shanghai in Xinjiang; see
+///   ``BoundaryTable``), the place has a second zone. When the camera's offset is known (from
+///   OffsetTimeOriginal or the GPS time, not from a zone) and the first zone's clocks at `utc`
+///   differ from it while the second zone's agree, the second zone is the place's: the one the
+///   camera's clock was set to. Otherwise the first stays. ``timeZone`` says which.
 ///
 /// Fractions of a second are kept: SubSecTimeOriginal's digits with DateTimeOriginal, the GPS
 /// time's own fraction without it. Texts are ISO 8601: `2019-07-01T12:34:56.24Z` and
@@ -50,6 +55,10 @@ public struct CaptureTime: Hashable, Sendable {
     public var local: String? { withTexts { _, local in local.map { String(decoding: $0, as: UTF8.self) } } }
     /// Where the offset came from; `nil` when none is known.
     public var offsetSource: OffsetSource?
+    /// The zone whose clocks ``local`` shows: the place's zone, or its second zone when the
+    /// camera's offset matches that one only (see above); `nil` without a zone, or when the zone
+    /// is not in the rules.
+    public var timeZone: String?
     /// What the rule had to decide or leave out.
     public var warnings: [CaptureTimeWarning]
 
@@ -63,15 +72,17 @@ public struct CaptureTime: Hashable, Sendable {
     ///   - gpsTimestamp: the GPS date and time in UTC as `GPSTimestamp.description` writes it
     ///     (`2019-07-01T12:34:56.24Z`).
     ///   - zone: the place's time zone, e.g. `Europe/Berlin`.
+    ///   - otherZone: the place's second zone where two overlap on purpose
+    ///     (``PlaceAnswer/otherTimeZone``), e.g. `Asia/Urumqi` beside `Asia/Shanghai`.
     ///   - rules: the rules to find `zone` in.
     /// - Returns: `nil` when there is neither a DateTimeOriginal nor a GPS time.
     public static func resolve(
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
-        gpsTimestamp: String? = nil, zone: String? = nil, rules: TimeZoneRules? = nil
+        gpsTimestamp: String? = nil, zone: String? = nil, otherZone: String? = nil, rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
         resolve(
             dateTimeOriginal: dateTimeOriginal, subSeconds: subSeconds, offsetTimeOriginal: offsetTimeOriginal,
-            gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone, rules: rules)
+            gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone, otherZone: otherZone, rules: rules)
     }
 
     /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` with
@@ -82,7 +93,8 @@ public struct CaptureTime: Hashable, Sendable {
     /// ``TimeZoneMemo``: photos in a row are mostly from one place and season.
     package static func resolve(
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
-        gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil, rules: TimeZoneRules? = nil
+        gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil, otherZone: String? = nil,
+        rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
         var warnings: [CaptureTimeWarning] = []
         let wall = dateTimeOriginal.flatMap(parseDateTime)
@@ -147,8 +159,19 @@ public struct CaptureTime: Hashable, Sendable {
             time.offsetSource = .gps
         }
 
-        if let utc = time.utcSeconds, let place, let rules, let memo {
-            time.localOffset = memo.offset(place, atUTC: utc, in: rules).utcOffset
+        if let utc = time.utcSeconds, var zone = place, let rules, let memo {
+            var offset = memo.offset(zone, atUTC: utc, in: rules).utcOffset
+            // The camera's own offset, when it came from the photo rather than from a zone: the
+            // second zone of an overlap wins when only its clocks agree with it.
+            if let otherZone, let wall, time.offsetSource == .exif || time.offsetSource == .gps,
+                case let camera = Int(wall.secondsSinceEpoch - utc), offset != camera,
+                let other = memo.zone(named: otherZone, in: rules),
+                case let otherOffset = memo.offset(other, atUTC: utc, in: rules).utcOffset, otherOffset == camera
+            {
+                (zone, offset) = (other, otherOffset)
+            }
+            time.localOffset = offset
+            time.timeZone = zone.name
         }
         // Without a place, DateTimeOriginal with its offset (then the instant is that of both).
         if place == nil, wall != nil, let exifOffset { time.localOffset = exifOffset }

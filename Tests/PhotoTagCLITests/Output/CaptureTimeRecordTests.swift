@@ -181,6 +181,38 @@ struct TimedPhoto {
         #expect(record["warnings"] as? [String] == [])
     }
 
+    /// Ürümqi, inside both Asia/Urumqi (UTC+6) and Asia/Shanghai (UTC+8), which the boundary data
+    /// keeps overlapping on purpose.
+    static let urumqi = (latitude: 43.80, longitude: 87.60)
+
+    @Test func inAnOverlapThePhotosOffsetPicksTheZoneAndItsLocalTime() throws {
+        let (records, errors) = try Self.locate([
+            // A phone on Beijing time: +08:00 recorded.
+            TimedPhoto(
+                dateTimeOriginal: "2024:07:01 14:00:00", offsetTimeOriginal: "+08:00", latitude: Self.urumqi.latitude,
+                longitude: Self.urumqi.longitude),
+            // A camera on Xinjiang time, its offset from the GPS time (UTC 08:00).
+            TimedPhoto(
+                dateTimeOriginal: "2024:07:01 14:00:00", latitude: Self.urumqi.latitude,
+                longitude: Self.urumqi.longitude, gpsDate: "2024:07:01", gpsTime: (8, 0, 1)),
+            // No offset of its own: the zone the boundaries prefer, and its offset.
+            TimedPhoto(
+                dateTimeOriginal: "2024:07:01 14:00:00", latitude: Self.urumqi.latitude,
+                longitude: Self.urumqi.longitude),
+        ])
+        #expect(errors == "")
+        #expect(
+            records.map { ($0["place"] as? [String: Any])?["timezone"] as? String } == [
+                "Asia/Shanghai", "Asia/Urumqi", "Asia/Urumqi",
+            ])
+        #expect(
+            records.map(Self.time) == [
+                ["2024-07-01T06:00:00Z", "2024-07-01T14:00:00+08:00", "exif"],
+                ["2024-07-01T08:00:00Z", "2024-07-01T14:00:00+06:00", "gps"],
+                ["2024-07-01T08:00:00Z", "2024-07-01T14:00:00+06:00", "timezone"],
+            ])
+    }
+
     @Test func theZonesRulesAreTheBundledOnesWithTheirHistory() throws {
         // Kathmandu is UTC+5:45; Moscow was UTC+3 in January 2010 and UTC+4 in January 2012.
         let (records, _) = try Self.locate([

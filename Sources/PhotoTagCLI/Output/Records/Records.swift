@@ -111,12 +111,19 @@ struct PhotoRecord: Sendable {
     ///
     /// The GPS time goes in as the instant it stands for, not as the text of its description to
     /// be parsed back.
+    ///
+    /// Where two zones overlap on purpose, the zone whose clocks agree with the photo's own offset
+    /// becomes the place's (``CaptureTime/timeZone``): its name and local time are the answer.
     mutating func resolveTime() {
-        let camera = reading.camera, zone = place.timeZone
+        let camera = reading.camera, zone = place.timeZone, otherZone = place.location?.otherTimeZone
         time = CaptureTime.resolve(
             dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
             offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTime: reading.fix?.timestamp.map(\.instant),
-            zone: zone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
+            zone: zone, otherZone: otherZone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
+        if let chosen = time?.timeZone, chosen == otherZone {
+            place.location?.otherTimeZone = zone
+            place.location?.timeZone = chosen
+        }
     }
 }
 
