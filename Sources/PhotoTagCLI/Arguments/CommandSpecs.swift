@@ -181,13 +181,15 @@ enum Commands {
             n runs together print exactly the records of one scan, each once. Every run still
             walks all the folders.
 
-            Sidecars: NAME.xmp and NAME.EXT.xmp (any case), and Google Takeout's NAME.EXT.json,
+            Sidecars: NAME.EXT.xmp, else NAME.xmp, and Google Takeout's NAME.EXT.json,
             NAME.EXT.supplemental-metadata.json, NAME.EXT(1).json for NAME(1).EXT and names cut
             at 51 characters, are read with the photo beside them: one record, for the photo. Its
             embedded position wins when valid and the sidecar's fills in (--prefer-sidecar: the
             other way round); gps.source says which, sidecar names the file, and a warning says
-            when the two are more than 100 m apart. A sidecar without its photo is a record of
-            its own; a .json in a folder that is not Takeout metadata is skipped quietly.
+            when the two are more than 100 m apart. An exact name wins; one differing only in
+            case is used when it is the only one and no photo has its exact name (several: none,
+            with a warning). A sidecar without its photo is a record of its own; a .json in a
+            folder that is not Takeout metadata is skipped quietly.
 
             Files that cannot be read are reported as error records and on stderr (unless stderr
             is the same terminal, where the record already says it), and the scan goes on. The

@@ -32,7 +32,7 @@ extension Context {
     /// What `locate` reads: a path (with the sidecars found beside it), or the photo on standard
     /// input (`-`).
     enum LocateItem: Sendable {
-        case path([UInt8], sidecars: [[UInt8]] = [])
+        case path([UInt8], sidecars: SidecarMatch = SidecarMatch())
         case standardInput(GPSReading)
     }
 

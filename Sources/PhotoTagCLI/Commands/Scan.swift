@@ -82,7 +82,7 @@ extension Context {
         /// A file to read; `sniffed` when only `--all-files` chose it (not its name), so that one
         /// which is not a photo at all is skipped quietly; `regular` when the folder's listing
         /// shows it to be a regular file (see ``HeadPrefetch/openHead(_:regular:)``).
-        case file(Range<Int>, sniffed: Bool, sidecars: [[UInt8]] = [], regular: Bool = false)
+        case file(Range<Int>, sniffed: Bool, sidecars: SidecarMatch = SidecarMatch(), regular: Bool = false)
         /// A sidecar read alone: no photo beside it (`given` false), or named by a path given.
         case sidecar(Range<Int>, given: Bool)
         case unreadable(Range<Int>, errno: Int32)

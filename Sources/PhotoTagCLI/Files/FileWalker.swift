@@ -17,7 +17,7 @@ struct FileWalker {
         /// device, which must never be opened): it can be opened without a `stat(2)` first.
         case regular([UInt8])
         /// A photo to read with its sidecars (see ``SidecarPairing``), full paths.
-        case paired([UInt8], sidecars: [[UInt8]])
+        case paired([UInt8], sidecars: SidecarMatch)
         /// A sidecar file that belongs to no photo of its folder: read alone.
         case sidecar([UInt8])
         /// A file without a photo extension, yielded only because of ``allFiles``: when its bytes
@@ -75,7 +75,8 @@ struct FileWalker {
             if Sidecar.kind(ofName: name) != nil {
                 _ = yield(.sidecar(root))
             } else {
-                let sidecars = info.isRegular ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : []
+                let sidecars =
+                    info.isRegular ? SidecarPairing.sidecars(ofPath: root, cache: &rootPairing) : SidecarMatch()
                 _ = yield(sidecars.isEmpty ? .file(root) : .paired(root, sidecars: sidecars))
             }
             return
@@ -94,7 +95,7 @@ struct FileWalker {
         var entries: [Entry]
         var next = 0
         /// The sidecars of the folder's photos, and which sidecar names belong to some photo.
-        var sidecars: [Int: [[UInt8]]] = [:]
+        var sidecars: [Int: SidecarMatch] = [:]
         var claimed = Set<[UInt8]>()
 
         init(folder: [UInt8], relative: [UInt8], depth: Int, listing: Listing) {
@@ -105,17 +106,21 @@ struct FileWalker {
             entries = listing.entries
             // Only sidecars are indexed, so only their names (a few folders have any) become arrays.
             let names = self.names
-            let pairing = SidecarPairing(
+            var pairing = SidecarPairing(
                 names: entries.compactMap { entry in
                     guard case .file = entry.kind, Sidecar.kind(ofName: names[entry.range]) != nil else { return nil }
                     return Array(names[entry.range])
                 })
             guard !pairing.isEmpty else { return }
+            // Every other entry is a name a sidecar differing only in case must not be taken from.
+            pairing.addPhotos(
+                entries.lazy.filter { Sidecar.kind(ofName: names[$0.range]) == nil }.map { names[$0.range] })
             for (index, entry) in entries.enumerated() where PhotoFiles.hasPhotoExtension(names[entry.range]) {
                 let found = pairing.sidecars(of: Array(names[entry.range]))
                 guard !found.isEmpty else { continue }
                 sidecars[index] = found
-                claimed.formUnion(found)
+                claimed.formUnion(found.paths)
+                claimed.formUnion(found.shadowed)
             }
         }
     }
@@ -169,7 +174,7 @@ struct FileWalker {
                 }
             case .file:
                 if photoName {
-                    let found = stack[top].sidecars[index].map { $0.map { join(stack[top].folder, $0) } }
+                    let found = stack[top].sidecars[index].map { $0.joined(to: Self.folderPrefix(stack[top].folder)) }
                     if !yield(found.map { .paired(path, sidecars: $0) } ?? .regular(path)) { return }
                 } else if Sidecar.kind(ofName: stack[top].names[entry.range]) != nil {
                     if !stack[top].claimed.contains(Array(stack[top].names[entry.range])), !yield(.sidecar(path)) {
@@ -185,6 +190,11 @@ struct FileWalker {
                 if allFiles || photoName, !yield(.unreadable(path, errno: code)) { return }
             }
         }
+    }
+
+    /// `folder` ending in one `/`, for names to be appended to.
+    private static func folderPrefix(_ folder: [UInt8]) -> [UInt8] {
+        folder.last == UInt8(ascii: "/") ? folder : folder + [UInt8(ascii: "/")]
     }
 
     /// Appends `folder/name` to `path`, without doubling a slash the folder already ends in.

@@ -195,7 +195,7 @@ import Testing
         var sidecars: [[UInt8]] = []
         walker.walk(Array(root.utf8)) { item in
             found.append(item.path)
-            if case .paired(_, let paired) = item { sidecars += paired }
+            if case .paired(_, let paired) = item { sidecars += paired.paths }
             return true
         }
         #expect(sidecars == [Array((root + "/ab.xmp").utf8)])
