@@ -189,7 +189,8 @@ enum Commands {
             when the two are more than 100 m apart. An exact name wins; one differing only in
             case is used when it is the only one and no photo has its exact name (several: none,
             with a warning). A sidecar without its photo is a record of its own; a .json in a
-            folder that is not Takeout metadata is skipped quietly.
+            folder that is well-formed but not Takeout metadata is skipped quietly, a broken one
+            reported.
 
             Files that cannot be read are reported as error records and on stderr (unless stderr
             is the same terminal, where the record already says it), and the scan goes on. The

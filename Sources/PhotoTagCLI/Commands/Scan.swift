@@ -219,9 +219,11 @@ extension Context {
             case .sidecar(_, let given):
                 let kind = Sidecar.kind(ofName: path) ?? .xmp
                 record = SidecarMerge.record(sidecar: Array(path), kind: kind)
-                // A .json found in a folder that is not Takeout metadata (or not JSON) is most
-                // likely no sidecar at all; one named by a path given is reported.
-                if !given, let error = record.reading.error, error.meansNotAPhoto || kind == .takeout {
+                // A sidecar found in a folder that is well-formed but no sidecar (JSON without
+                // Takeout metadata: a `package.json`) or empty is skipped as a file that is not
+                // a photo is; one that cannot be read, is too large or is broken is reported, as
+                // is any named by a path given.
+                if !given, let error = record.reading.error, error.meansNotAPhoto {
                     return Processed(record: record, rendered: nil, notAPhoto: true)
                 }
             case .unreadable(_, let code):

@@ -123,6 +123,27 @@ import Testing
         #expect(orphan.record["sidecar"] as? String == orphan.record["file"] as? String)
     }
 
+    @Test func anOrphanTakeoutFileThatIsBrokenIsARecordWithAnError() throws {
+        let big = #"{"title": "x", "description": ""# + String(repeating: " ", count: 4 << 20) + #""}"#
+        let root = try SidecarTests.folder([
+            "big.jpg.json": big,
+            "cut.jpg.json": String(Self.takeout(10).prefix(60)),
+            "twice.jpg.json": #"{"geoData": {"latitude": 1, "longitude": 2}, "geoData": {"latitude": 3}}"#,
+            // Well-formed JSON that is no Takeout metadata is no sidecar: skipped, as before.
+            "metadata.json": #"{"title": "Album"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try SidecarTests.records(["scan", root])
+        #expect(result.records.map(\.name) == ["big.jpg.json", "cut.jpg.json", "twice.jpg.json"])
+        #expect(result.records.allSatisfy { $0.record["status"] as? String == "error" })
+        #expect(result.status == 2)
+        // One stderr line per record.
+        let lines = result.errors.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.errors)")
+        #expect(lines.contains { $0.contains("big.jpg.json") && $0.contains("the sidecar is larger than 4 MiB") })
+        #expect(lines.contains { $0.contains("twice.jpg.json") && $0.contains("repeated key") })
+    }
+
     @Test func aStemXMPHiddenByTheFullNameOneIsAWarningNotASecondRecord() throws {
         let root = try SidecarTests.folder([
             "IMG.jpg": SidecarTests.bare, "IMG.jpg.xmp": Self.xmp(10), "IMG.xmp": Self.xmp(20),

@@ -134,15 +134,18 @@ import Testing
             "package.json": "{ not json",
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
+        // JSON without Takeout metadata is no sidecar and is skipped; a .json that is not JSON
+        // is a broken file, reported like any other.
         let result = try Self.records(["scan", root])
-        #expect(result.records.map(\.name) == ["lost.jpg.json", "lost.xmp"])
-        #expect(result.status == 0)
-        for (name, record) in result.records {
+        #expect(result.records.map(\.name) == ["lost.jpg.json", "lost.xmp", "package.json"])
+        #expect(result.status == 2)
+        for (name, record) in result.records.prefix(2) {
             #expect(Self.name(record["sidecar"]) == name)
             #expect(record["status"] as? String == "located")
         }
+        #expect(result.records[2].record["status"] as? String == "error")
         #expect(Self.gps(result.records[1].record)?.0 == -(33 + 51.5 / 60))
-        // Named by path, a .json that is not JSON is an error, not skipped.
+        // Named by path, a .json that is not JSON is an error too.
         let given = try Self.records(["scan", root + "/package.json"])
         #expect(given.records.map { $0.record["status"] as? String } == ["error"])
         #expect(given.status == 2)
