@@ -142,4 +142,73 @@ import Testing
         }
         #expect(text == Array("<raw>".utf8))
     }
+
+    /// A packet with Photoshop's Pantry (the XMP of a placed image), a History entry and a
+    /// Description about another resource, each with GPS of its own.
+    static func layered(
+        own: String, elsewhere: String = #"exif:GPSLatitude="10,0S" exif:GPSLongitude="20,0W""#
+    )
+        -> [UInt8]
+    {
+        Array(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+              xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" xmlns:stEvt="http://ns.adobe.com/xap/1.0/sType/ResourceEvent#">
+             <xmpMM:Pantry><rdf:Bag><rdf:li><rdf:Description \(elsewhere) xmpMM:InstanceID="xmp.iid:1"/></rdf:li></rdf:Bag></xmpMM:Pantry>
+             <xmpMM:History><rdf:Seq><rdf:li rdf:parseType="Resource"><exif:GPSLatitude>30,0S</exif:GPSLatitude></rdf:li></rdf:Seq></xmpMM:History>
+            </rdf:Description>
+            <rdf:Description rdf:about="uuid:other" xmlns:exif="http://ns.adobe.com/exif/1.0/" \(elsewhere)/>
+            <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" \(own)/>
+            </rdf:RDF></x:xmpmeta>
+            """.utf8)
+    }
+
+    @Test func onlyTheResourcesOwnDescriptionsGiveThePosition() throws {
+        // The photo's own GPS wins over the Pantry's, the History's and another resource's.
+        let own = XMP.decode(Self.layered(own: #"exif:GPSLatitude="48,51.6N" exif:GPSLongitude="2,17.4E""#))
+        #expect(own.fix?.latitude == 48.86)
+        #expect(own.fix?.longitude == 2.29)
+        // Without GPS of its own, the packet has none: nothing is taken from the others.
+        let none = XMP.decode(Self.layered(own: #"exif:DateTimeOriginal="2019-07-01T12:00:00""#))
+        #expect(none == GPSDecoding(fix: nil, warnings: []))
+        // The sidecar reader (which reads dates too) follows the same rule.
+        let sidecar = XMPSidecar.read(Self.layered(own: #"exif:GPSLatitude="48,51.6N" exif:GPSLongitude="2,17.4E""#))
+        #expect(sidecar.fix?.latitude == 48.86)
+    }
+
+    @Test func bothCoordinatesComeFromOneDescription() throws {
+        // The latitude in one Description and the longitude in another are no position: the
+        // first with a coordinate is the position's, and it lacks the longitude.
+        let split = XMP.decode(
+            Self.layered(
+                own: #"xmlns:e2="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="48,51.6N"/>"#
+                    + #"<rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLongitude="151,12E""#
+            ))
+        #expect(split.fix == nil)
+        #expect(split.warnings.map(\.description) == ["XMP exif:GPSLongitude is missing"])
+        // Two own Descriptions, the position in the second and a date in the first: both read.
+        let two = XMPSidecar.read(
+            Array(
+                """
+                <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:DateTimeOriginal="2019-07-01T12:00:00"/>
+                <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"><exif:GPSLatitude>1,30N</exif:GPSLatitude>
+                <exif:GPSLongitude>2,0E</exif:GPSLongitude></rdf:Description>
+                </rdf:RDF></x:xmpmeta>
+                """.utf8))
+        #expect(two.fix?.latitude == 1.5)
+        #expect(two.camera?.dateTimeOriginal == "2019-07-01T12:00:00")
+    }
+
+    @Test func aDescriptionAboutTheFilesOwnURIIsRead() throws {
+        let packet = Array(
+            """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="uuid:faf5bdd5-ba3d-11da-ad31-d33d75182f1b" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+              exif:GPSLatitude="12,0N" exif:GPSLongitude="13,0E"/>
+            </rdf:RDF></x:xmpmeta>
+            """.utf8)
+        #expect(XMP.decode(packet).fix?.latitude == 12)
+    }
 }

@@ -5,8 +5,9 @@ import PhotoTagSupport
 /// `GpsLongitude`/`AbsoluteAltitude` (signed decimals), as attributes or as element text.
 ///
 /// The packet is checked by a small XML tokenizer (tags nest and close, attributes are quoted,
-/// comments, processing instructions and CDATA end); a packet that is not well-formed gives a
-/// warning and no position. Namespace prefixes are resolved through their `xmlns` declarations,
+/// comments, processing instructions and CDATA end); a packet that is not well-formed
+/// gives a warning and no position. Only the resource's own top-level Descriptions are read (see
+/// ``scan(_:)``). Namespace prefixes are resolved through their `xmlns` declarations,
 /// so a packet that binds the EXIF schema to another prefix still reads.
 enum XMP {
     static let exifNamespace = "http://ns.adobe.com/exif/1.0/"
@@ -163,15 +164,37 @@ enum XMP {
         return decimal(text)
     }
 
+    static let rdfNamespace = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+
+    /// The properties that make a position: they are read together, from one Description.
+    static let positionProperties: Set<String> = wanted.subtracting(XMPSidecar.dateProperties)
+    /// The properties that say a Description holds a position.
+    static let coordinateProperties: Set<String> = Set(
+        ["GPSLatitude", "GPSLongitude"].map { exifNamespace + $0 }
+            + ["GpsLatitude", "GpsLongitude", "GpsLongtitude"].map { djiNamespace + $0 })
+
     /// Checks that the packet is well-formed and collects the values of the properties phototag
     /// reads; `nil` when it is not well-formed.
+    ///
+    /// Only the top-level `rdf:Description`s (children of `rdf:RDF`) about the resource itself
+    /// are read: `rdf:about=""` or none, or the one URI of the first top-level Description when
+    /// it names one. Their attributes and their own child elements count; what is nested deeper
+    /// is about other resources (Photoshop's `xmpMM:Pantry` keeps the XMP of placed images,
+    /// `xmpMM:History` and `xmpMM:DerivedFrom` others still) and is never read. The position
+    /// (both coordinates, their references and the altitude) comes from the first of them that
+    /// has a coordinate, never half from one and half from another; the capture time from any.
     static func scan(_ packet: [UInt8]) -> Properties? {
         var tokenizer = XMLTokenizer(packet)
         var namespaces: [[String: String]] = [["xml": "http://www.w3.org/XML/1998/namespace"]]
-        var open: [String] = []
+        // The open elements: their qualified names as written and as resolved.
+        var open: [(name: String, resolved: String?)] = []
         var capturing: (key: String, depth: Int)? = nil
         var text: [UInt8] = []
-        var properties = Properties()
+        // The Description being read (its depth), and the properties of each one read.
+        var description: (depth: Int, index: Int)? = nil
+        var descriptions: [[String: String]] = []
+        var resourceURI: String? = nil
+        var sawDescription = false
         var sawRoot = false
         func resolve(_ qualified: String) -> String? {
             guard let colon = qualified.firstIndex(of: ":") else { return nil }
@@ -186,7 +209,7 @@ enum XMP {
             switch token {
             case .end:
                 guard open.isEmpty, sawRoot else { return nil }
-                return properties
+                return merge(descriptions)
             case .text(let bytes):
                 if capturing != nil { text += bytes }
             case .startTag(let name, let attributes, let selfClosing):
@@ -198,33 +221,66 @@ enum XMP {
                     scope[String(key.dropFirst(6))] = value
                 }
                 namespaces.append(scope)
-                for (key, value) in attributes where !key.hasPrefix("xmlns") {
-                    if let resolved = resolve(key), wanted.contains(resolved), properties.values[resolved] == nil {
-                        properties.values[resolved] = value
+                let resolved = resolve(name)
+                var opensDescription = false
+                if description == nil, resolved == rdfNamespace + "Description",
+                    open.last?.resolved == rdfNamespace + "RDF"
+                {
+                    let about = attributes.first { resolve($0.0) == rdfNamespace + "about" }?.1 ?? ""
+                    if !sawDescription, !about.isEmpty { resourceURI = about }
+                    sawDescription = true
+                    if about.isEmpty || about == resourceURI {
+                        opensDescription = true
+                        descriptions.append([:])
+                        for (key, value) in attributes where !key.hasPrefix("xmlns") {
+                            if let resolved = resolve(key), wanted.contains(resolved),
+                                descriptions[descriptions.count - 1][resolved] == nil
+                            {
+                                descriptions[descriptions.count - 1][resolved] = value
+                            }
+                        }
                     }
                 }
                 if selfClosing {
                     namespaces.removeLast()
                 } else {
-                    open.append(name)
-                    if capturing == nil, let resolved = resolve(name), wanted.contains(resolved),
-                        properties.values[resolved] == nil
+                    open.append((name, resolved))
+                    if opensDescription {
+                        description = (open.count, descriptions.count - 1)
+                    } else if capturing == nil, let current = description, open.count == current.depth + 1,
+                        let resolved, wanted.contains(resolved), descriptions[current.index][resolved] == nil
                     {
                         capturing = (resolved, open.count)
                         text = []
                     }
                 }
             case .endTag(let name):
-                guard open.last == name else { return nil }
-                if let current = capturing, current.depth == open.count {
+                guard open.last?.name == name else { return nil }
+                if let current = capturing, current.depth == open.count, let index = description?.index {
                     let value = String(decoding: text, as: UTF8.self).trimmingSpaces
-                    if !value.isEmpty { properties.values[current.key] = value }
+                    if !value.isEmpty { descriptions[index][current.key] = value }
                     capturing = nil
                 }
+                if description?.depth == open.count { description = nil }
                 open.removeLast()
                 namespaces.removeLast()
             }
         }
+    }
+
+    /// The properties of the resource's own Descriptions: the position's from the first that
+    /// has a coordinate, each date from the first that has it.
+    private static func merge(_ descriptions: [[String: String]]) -> Properties {
+        var properties = Properties()
+        if let located = descriptions.first(where: { !$0.keys.filter(coordinateProperties.contains).isEmpty }) {
+            for (key, value) in located where positionProperties.contains(key) { properties.values[key] = value }
+        }
+        for one in descriptions {
+            for (key, value) in one where !positionProperties.contains(key) && properties.values[key] == nil {
+                properties.values[key] = value
+            }
+        }
+        return properties
     }
 }
 
