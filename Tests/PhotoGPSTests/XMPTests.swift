@@ -211,4 +211,11 @@ import Testing
             """.utf8)
         #expect(XMP.decode(packet).fix?.latitude == 12)
     }
+
+    @Test func aRepeatedAttributeIsNotWellFormed() {
+        let decoded = XMP.decode(
+            Self.packet(#"exif:GPSLatitude="48,51.6N" exif:GPSLatitude="10,0S" exif:GPSLongitude="2,17.4E"/>"#))
+        #expect(decoded.fix == nil)
+        #expect(decoded.warnings == [.xmpNotWellFormed])
+    }
 }

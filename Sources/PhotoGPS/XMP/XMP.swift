@@ -4,8 +4,8 @@ import PhotoTagSupport
 /// or `DDD,MM,SSK`), `exif:GPSAltitude`/`exif:GPSAltitudeRef`, and DJI's `drone-dji:GpsLatitude`/
 /// `GpsLongitude`/`AbsoluteAltitude` (signed decimals), as attributes or as element text.
 ///
-/// The packet is checked by a small XML tokenizer (tags nest and close, attributes are quoted,
-/// comments, processing instructions and CDATA end); a packet that is not well-formed
+/// The packet is checked by a small XML tokenizer (tags nest and close, attributes are quoted and
+/// given once, comments, processing instructions and CDATA end); a packet that is not well-formed
 /// gives a warning and no position. Only the resource's own top-level Descriptions are read (see
 /// ``scan(_:)``). Namespace prefixes are resolved through their `xmlns` declarations,
 /// so a packet that binds the EXIF schema to another prefix still reads.
@@ -395,6 +395,8 @@ struct XMLTokenizer {
             guard let close = bytes[(index + 1)...].firstIndex(of: quote) else { return nil }
             let raw = bytes[(index + 1)..<close]
             guard !raw.contains(UInt8(ascii: "<")), let value = Self.unescape(raw) else { return nil }
+            // An attribute given twice in one tag is not well-formed XML (which one would count?).
+            guard !attributes.contains(where: { $0.0 == key }) else { return nil }
             attributes.append((key, String(decoding: value, as: UTF8.self)))
             index = close + 1
         }
