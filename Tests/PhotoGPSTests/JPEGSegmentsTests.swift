@@ -1,3 +1,5 @@
+import Foundation
+import TestSupport
 import Testing
 
 @testable import PhotoGPS
@@ -37,6 +39,43 @@ import Testing
         let segments = try Self.walk(bytes)
         #expect(segments.map(\.marker) == [0xE1, 0xE2])
         #expect(segments.map(\.offset) == [4, 13])
+    }
+
+    /// A run of fill bytes of any length ends at its marker, found in a few reads per 64 KiB.
+    @Test(arguments: [1, 2, 3, 63, 64, 65, 4_095, 70_000, 1 << 20])
+    func aRunOfFillOfAnyLengthIsSkippedInAFewReads(fill: Int) throws {
+        let bytes = [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: fill) + Self.segment(0xE1, [7, 8]) + [0xFF, 0xD9]
+        let segments = try Self.walk(bytes)
+        #expect(segments.map(\.marker) == [0xE1])
+        #expect(segments.map(\.offset) == [2 + fill])
+        #expect(segments.map(\.payloadLength) == [2])
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(bytes).write(to: URL(fileURLWithPath: directory + "/fill.jpg"))
+        let file = try FileSource(path: directory + "/fill.jpg")
+        var walker = JPEGSegments(source: file)
+        #expect(try walker.next()?.offset == 2 + fill)
+        #expect(try walker.next() == nil)
+        #expect(file.fileReads <= 6 + fill / 65_536 * 2, "\(file.fileReads) reads for \(fill) fill bytes")
+    }
+
+    @Test func aPhotoWithMegabytesOfFillBeforeItsEXIFIsStillRead() throws {
+        let photo = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.photo("ne-little-endian.jpg"))))
+        let filled = Array(photo[..<2]) + [UInt8](repeating: 0xFF, count: 4 << 20) + Array(photo[2...])
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/filled.jpg"
+        try Data(filled).write(to: URL(fileURLWithPath: path))
+        let reading = GPSReader().read(path: Array(path.utf8))
+        #expect(reading.status == .located)
+        #expect(reading.fix == GPSReader().read(path: Array(Fixtures.photo("ne-little-endian.jpg").utf8)).fix)
+    }
+
+    @Test func aFileThatEndsInFillIsCutShort() throws {
+        let bytes = [0xFF, 0xD8] + [UInt8](repeating: 0xFF, count: 200_000)
+        #expect(throws: PhotoGPSError.truncated("the file ends at byte 200002 before the image data")) {
+            try Self.walk(bytes)
+        }
     }
 
     @Test(

@@ -49,8 +49,8 @@ struct JPEGSegments<Source: ByteSource> {
             }
             let marker = header[1]
             switch marker {
-            case 0xFF:  // a fill byte before the marker
-                offset += 1
+            case 0xFF:  // fill bytes before the marker
+                offset = try endOfFill(after: offset, header: header)
                 continue
             case 0xD9, 0xDA:  // EOI, SOS: the header is over
                 done = true
@@ -73,6 +73,24 @@ struct JPEGSegments<Source: ByteSource> {
             return segment
         }
         return nil
+    }
+
+    /// Where the last `FF` of the run of fill bytes starting at `start` is (the `FF` of the
+    /// marker that follows them, or the last byte of the file when they run to its end).
+    ///
+    /// A run of fill can be megabytes long (an erased flash area, a copy cut short), so it is
+    /// scanned in windows growing from 64 bytes to 64 KiB: a few reads per 64 KiB, not one a byte.
+    private func endOfFill(after start: Int, header: EntryBytes) throws(PhotoGPSError) -> Int {
+        // The header read already holds the first bytes of the run.
+        if let end = header.indices.dropFirst().first(where: { header[$0] != 0xFF }) { return start + end - 1 }
+        var at = start + header.count, window = 64
+        while true {
+            let (count, end) = try source.withBytes(at: at, length: window) { ($0.count, $0.firstIndex { $0 != 0xFF }) }
+            if let end { return at + end - 1 }
+            if count < window { return at + count - 1 }
+            at += count
+            window = min(window * 16, 1 << 16)
+        }
     }
 
     /// Reads a segment's payload; the result is shorter than declared only if the file ends first.
