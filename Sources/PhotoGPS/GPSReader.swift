@@ -167,11 +167,22 @@ public struct GPSReader: Sendable {
         _ walk: (_ wantXMP: Bool) throws(PhotoGPSError) -> ChunkMetadata
     ) throws(PhotoGPSError) -> GPSReading {
         var reading: GPSReading? = nil
-        if let exif = try walk(false).exif {
+        let found = try walk(false)
+        if let exif = found.exif {
             let block = try exifPayload(fromTIFF: exif)
             reading = try decodeExif(block, declaredLength: block.count)
+        } else if !found.warnings.isEmpty {
+            // A damaged EXIF chunk: its position is unusable, as an invalid GPS block's is.
+            reading = GPSReading(status: .invalidGPS, warnings: found.warnings)
         }
-        return try withXMPFallback(reading) { () throws(PhotoGPSError) in try walk(true).xmp }
+        var xmpWarnings: [GPSWarning] = []
+        var result = try withXMPFallback(reading) { () throws(PhotoGPSError) in
+            let again = try walk(true)
+            xmpWarnings = again.warnings.filter { !found.warnings.contains($0) }
+            return again.xmp
+        }
+        result.warnings += xmpWarnings
+        return result
     }
 
     /// What an APP1 segment of a JPEG holds, as far as ``readJPEG(_:)`` is concerned.

@@ -111,6 +111,9 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     case badISO6709(box: String, value: String, reason: String)
     /// A video's 3GPP `loci` box holds a position out of range, or cannot be read.
     case badLoci(reason: String)
+    /// A PNG chunk's CRC does not match its bytes, so the chunk (`eXIf`, or the XMP `iTXt`) is
+    /// damaged and not used.
+    case badChunkCRC(chunk: String)
 
     /// The warning as one lowercase line without a final period, as records print it.
     public var description: String {
@@ -167,6 +170,8 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "the \(box) location '\(value)' is not ISO 6709: \(reason)"
         case .badLoci(let reason):
             "the 3GPP 'loci' box is not valid: \(reason)"
+        case .badChunkCRC(let chunk):
+            "the CRC of PNG chunk '\(chunk)' does not match its bytes; the chunk is not used"
         }
     }
 }

@@ -14,7 +14,7 @@ import Testing
             bytes += bigEndian32(data.count)
             bytes += Array(type.utf8)
             bytes += data
-            bytes += [0, 0, 0, 0]  // the CRC is not checked
+            bytes += bigEndian32(Int(CRC32.png(Array(type.utf8) + data)))
         }
         return bytes
     }
@@ -80,6 +80,47 @@ import Testing
         #expect(throws: PhotoGPSError.malformedContainer("PNG chunk 'eXIf' claims 2147483648 bytes")) {
             try PNGChunks.read(MemorySource(storage: huge), wantXMP: false)
         }
+    }
+
+    @Test func theCRCIsPNGs() {
+        // The check value of ISO 3309 / ITU-T V.42, and the CRC every PNG's IEND chunk carries.
+        #expect(CRC32.png(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.png(Array("IEND".utf8)) == 0xAE42_6082)
+    }
+
+    @Test func aPNGChunkWhoseCRCDoesNotMatchIsNotUsedWithAWarning() throws {
+        let good = Self.png([("eXIf", Self.tiff), ("iTXt", Self.iTXt("<x:xmpmeta/>")), ("IEND", [])])
+        // One bit of the eXIf data flipped: no EXIF, a warning, and the walk stops there.
+        var damaged = good
+        damaged[8 + 8 + 5] ^= 0x01
+        let found = try PNGChunks.read(MemorySource(storage: damaged), wantXMP: true)
+        #expect(found.exif == nil)
+        #expect(found.warnings == [.badChunkCRC(chunk: "eXIf")])
+        #expect(
+            found.warnings.map(\.description) == [
+                "the CRC of PNG chunk 'eXIf' does not match its bytes; the chunk is not used"
+            ])
+        // The XMP chunk's CRC damaged: no XMP.
+        var badXMP = good
+        badXMP[8 + 8 + Self.tiff.count + 4 + 8 + 3] ^= 0x40
+        let xmp = try PNGChunks.read(MemorySource(storage: badXMP), wantXMP: true)
+        #expect(xmp.exif == Self.tiff)
+        #expect(xmp.xmp == nil)
+        #expect(xmp.warnings == [.badChunkCRC(chunk: "iTXt")])
+        #expect(try PNGChunks.read(MemorySource(storage: good), wantXMP: true).warnings == [])
+        // With an IHDR first, as every PNG has, the same: its CRC is right.
+        let header = ("IHDR", [UInt8](repeating: 1, count: 13))
+        var withHeader = Self.png([header, ("eXIf", Self.tiff), ("IEND", [])])
+        withHeader[8 + 25 + 8 + 5] ^= 0x01
+        #expect(try PNGChunks.read(MemorySource(storage: withHeader), wantXMP: false).exif == nil)
+        // A writer that computes no CRC (0 in every chunk, IHDR's included) is read unchecked.
+        var unchecked = withHeader
+        for at in [8 + 8 + 13, 8 + 25 + 8 + Self.tiff.count] {
+            unchecked.replaceSubrange(at..<at + 4, with: [0, 0, 0, 0])
+        }
+        let read = try PNGChunks.read(MemorySource(storage: unchecked), wantXMP: false)
+        #expect(read.exif?.count == Self.tiff.count)
+        #expect(read.warnings == [])
     }
 
     @Test func webpFindsEXIFAndXMPPastOddSizedChunks() throws {

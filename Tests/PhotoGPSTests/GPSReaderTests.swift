@@ -211,4 +211,28 @@ struct Expectation: CustomTestStringConvertible, Sendable {
         let bytes = try readWholeFile(path)
         #expect(GPSReader().read(bytes: bytes) == GPSReader().read(path: path))
     }
+
+    /// A fixture PNG with one byte of its eXIf chunk changed: the CRC no longer matches, so the
+    /// position is not used (it could be any), with a warning, under the invalid-gps policy.
+    @Test func aPNGWhoseEXIFChunkFailsItsCRCIsInvalidNotWrong() throws {
+        let original = try readFixture("png-exif-before-idat.png")
+        let start = try #require(firstIndex(of: Array("eXIf".utf8), in: original))
+        var damaged = original
+        damaged[start + 4 + 40] ^= 0x10
+        let reading = GPSReader().read(bytes: damaged)
+        #expect(reading.status == .invalidGPS)
+        #expect(reading.fix == nil)
+        #expect(reading.warnings == [.badChunkCRC(chunk: "eXIf")])
+        #expect(GPSReader().read(bytes: original).status == .located)
+    }
+
+    private func readFixture(_ name: String) throws -> [UInt8] {
+        let path = Fixtures.photo(name)
+        let reading = try FileSource(path: path)
+        return try reading.bytes(at: 0, length: reading.count)
+    }
+
+    private func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        bytes.indices.first { bytes[$0...].starts(with: pattern) }
+    }
 }
