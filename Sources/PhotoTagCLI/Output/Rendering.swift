@@ -172,13 +172,15 @@ struct RecordFormatter: Sendable {
             case .located:
                 let fix = reading.fix!
                 let shown = coordinateText(fix.latitude, fix.longitude, style: coordinates)
+                // Names from a table imported by the user may hold control bytes: escaped, as file
+                // names are, so that they neither break the line nor reach the terminal.
                 if let label = photo.place.answer.flatMap(placeLabel) {
-                    rest = style.paint(padded(shown, 23), "32") + "  " + label
+                    rest = style.paint(padded(shown, 23), "32") + "  " + escapingControls(label)
                 } else if place.skip {
                     rest = style.paint(shown, "32")
                 } else {
                     rest = style.paint(padded(shown, 23), "32") + "  " + style.paint(noPlaceText, "2")
-                    if let region = photo.place.answer.flatMap(regionLabel) { rest += ", " + region }
+                    if let region = photo.place.answer.flatMap(regionLabel) { rest += ", " + escapingControls(region) }
                 }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
@@ -201,10 +203,10 @@ struct RecordFormatter: Sendable {
                 line = style.paint(
                     padded(coordinateText(coordinate.latitude, coordinate.longitude, style: coordinates), 23), "32")
                 if let label = point.place.answer.flatMap(placeLabel) {
-                    line += "  " + label
+                    line += "  " + escapingControls(label)
                 } else {
                     line += "  " + style.paint(noPlaceText, "2")
-                    if let region = point.place.answer.flatMap(regionLabel) { line += ", " + region }
+                    if let region = point.place.answer.flatMap(regionLabel) { line += ", " + escapingControls(region) }
                 }
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
@@ -222,7 +224,7 @@ struct RecordFormatter: Sendable {
     /// With `--nearest k`, the 2nd to kth places, one per line.
     private func nearbyLines(_ place: PlaceResult) -> [String] {
         guard let nearby = place.nearby, nearby.count > 1 else { return [] }
-        return nearby.dropFirst().map { "  also " + placeLabel($0) }
+        return nearby.dropFirst().map { "  also " + escapingControls(placeLabel($0)) }
     }
 
     /// What goes before the first record.

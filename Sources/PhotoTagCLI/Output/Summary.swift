@@ -41,7 +41,9 @@ struct Summary {
 
     /// `Name, Region, CC`: how the text summary names a place.
     private static func label(_ place: Place) -> String {
-        [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
+        escapingControls(
+            [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }.joined(
+                separator: ", "))
     }
 
     /// The countries, commonest first, then by code.
@@ -162,7 +164,7 @@ struct Summary {
                 let count = grouped(country.count)
                 lines.append(
                     "  \(String(repeating: " ", count: countWidth - count.count))\(count)  \(country.code)"
-                        + (country.name.map { "  \($0)" } ?? ""))
+                        + (country.name.map { "  " + escapingControls($0) } ?? ""))
             }
         }
         if !places.isEmpty {

@@ -28,6 +28,30 @@ import Testing
                 == Data(contentsOf: URL(fileURLWithPath: Fixtures.places)))
     }
 
+    /// A name with control bytes (an escape sequence, a NUL, a bell) in an imported table: text
+    /// shows it escaped as file names are, one line and no command to the terminal; JSON escapes
+    /// it as JSON does.
+    @Test func controlBytesInAnImportedNameAreEscapedInText() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let dumps = directory + "/dumps"
+        try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+        for name in ["admin1CodesASCII.txt", "admin2Codes.txt", "countryInfo.txt", "cities-test.txt"] {
+            var text = try String(contentsOfFile: Fixtures.root + "/geonames/" + name, encoding: .utf8)
+            if name == "cities-test.txt" {
+                text = text.replacingOccurrences(of: "\tParis\t", with: "\tPa\u{1B}[31mr\u{0}is\u{7}\t")
+            }
+            try text.write(toFile: dumps + "/" + name, atomically: true, encoding: .utf8)
+        }
+        let table = directory + "/control.places"
+        #expect(run("places", "import", "--from", dumps, "--output", table, "--date=2024-01-01").status == 0)
+        let text = run("geocode", "--places", table, "48.8566,2.3522")
+        #expect(text.output.contains(#"Pa\x1b[31mr\x00is\x07, "#), "\(text.output)")
+        #expect(!text.output.utf8.contains(0x1B) && !text.output.utf8.contains(0))
+        let json = run("geocode", "--places", table, "--format", "ndjson", "48.8566,2.3522")
+        #expect(json.output.contains(#""name":"Pa\u001b[31mr\u0000is\u0007""#), "\(json.output)")
+    }
+
     @Test func importFailuresExitWith2() {
         let result = run("places", "import", "--from", "/nonexistent", "--output", "/tmp/never.places")
         #expect(result.status == 2)
