@@ -48,6 +48,37 @@ import Testing
         #expect(Self.dump.notes == [])
     }
 
+    /// The fixture dump's cities, as bytes, with `change` made to them.
+    static func cities(_ change: (String) -> String) throws -> [UInt8] {
+        Array(change(try String(contentsOfFile: Fixtures.geonames + "/cities-test.txt", encoding: .utf8)).utf8)
+    }
+
+    @Test func aNameTooLongForTheTableIsOneBadRowNotAFailedImport() throws {
+        let long = String(repeating: "x", count: 70_000)
+        let cities = try Self.cities {
+            $0.replacingOccurrences(of: "\tMarseille\tMarseille\t", with: "\t\(long)\tMarseille\t")
+        }
+        let dump = GeoNamesImport(
+            cities: cities, countries: [:], admin1: [:], admin2: [:], minimumPopulation: 0, populatedPlacesOnly: true)
+        #expect(dump.skipped[.longText] == 1)
+        #expect(dump.places.count == Self.dump.places.count - 1)
+        #expect(!dump.places.contains { $0.geonameId == 2995469 })
+        // And the table builds.
+        #expect(try !PlaceTableBuilder(source: "test", date: "2024-01-01").build(dump.places).isEmpty)
+        // An admin name that long is left out, not the row.
+        #expect(GeoNamesImport.adminNames(Array("FR.11\t\(long)\nFR.93\tProvence\n".utf8)) == ["FR.93": "Provence"])
+    }
+
+    @Test func aByteOrderMarkDoesNotCostTheFirstRow() throws {
+        let cities = [0xEF, 0xBB, 0xBF] + (try Self.cities { $0 })
+        let dump = GeoNamesImport(
+            cities: cities, countries: [:], admin1: [:], admin2: [:], minimumPopulation: 0, populatedPlacesOnly: true)
+        #expect(dump.places.first?.geonameId == 2988507)
+        #expect(dump.places.count == Self.dump.places.count)
+        #expect(dump.skipped == Self.dump.skipped)
+        #expect(GeoNamesImport.countryNames(Array("\u{FEFF}FR\tFRA\t250\tFR\tFrance\n".utf8)) == ["FR": "France"])
+    }
+
     @Test func filtersLeaveRowsOut() throws {
         let big = try GeoNamesImport(directory: Fixtures.geonames, minimumPopulation: 100_000)
         #expect(big.places.map(\.name) == ["Paris", "Marseille", "San Francisco"])

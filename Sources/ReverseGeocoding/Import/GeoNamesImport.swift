@@ -19,6 +19,7 @@ package struct GeoNamesImport: Sendable {
         case name = "empty name"
         case countryCode = "bad country code"
         case duplicate = "duplicate geonameid"
+        case longText = "text over 65,535 bytes"
 
         /// Orders the reasons as they are listed, for a stable report.
         package static func < (a: SkipReason, b: SkipReason) -> Bool {
@@ -103,6 +104,12 @@ package struct GeoNamesImport: Sendable {
             guard population >= minimumPopulation, !populatedPlacesOnly || text(6) == "P" else {
                 return filteredOut += 1
             }
+            // The table stores each string with a 16-bit length: a longer one is a bad row, not
+            // the end of the import.
+            let stored = [1, 2, 7, 10, 11, 17]
+            guard stored.allSatisfy({ fields[$0].count <= Self.longestText }) else {
+                return skipped[.longText, default: 0] += 1
+            }
             guard seen.insert(id).inserted else { return skipped[.duplicate, default: 0] += 1 }
             let admin1Code = optional(10), admin2Code = optional(11)
             places.append(
@@ -152,13 +159,18 @@ package struct GeoNamesImport: Sendable {
         }
     }
 
+    /// The longest string the table stores (its length is a `UInt16`).
+    static let longestText = Int(UInt16.max)
+
     /// `countryInfo.txt`: ISO code (column 0) → country name (column 4).
     static func countryNames(_ bytes: [UInt8]) -> [String: String] {
         var names: [String: String] = [:]
         forEachLine(bytes) { line in
             guard line.first != UInt8(ascii: "#") else { return }
             let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-            guard fields.count > 4, !fields[0].isEmpty, !fields[4].isEmpty else { return }
+            guard fields.count > 4, !fields[0].isEmpty, !fields[4].isEmpty, fields[4].count <= longestText else {
+                return
+            }
             names[String(decoding: fields[0], as: UTF8.self)] = String(decoding: fields[4], as: UTF8.self)
         }
         return names
@@ -169,15 +181,19 @@ package struct GeoNamesImport: Sendable {
         var names: [String: String] = [:]
         forEachLine(bytes) { line in
             let fields = line.split(separator: 0x09, omittingEmptySubsequences: false)
-            guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else { return }
+            guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty, fields[1].count <= longestText else {
+                return
+            }
             names[String(decoding: fields[0], as: UTF8.self)] = String(decoding: fields[1], as: UTF8.self)
         }
         return names
     }
 
     /// Calls `body` with each non-empty line, without its `\n` (or `\r\n`).
+    /// A UTF-8 byte-order mark at the start of a file (some editors and exports write one) is
+    /// not part of its first line.
     static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
-        var start = 0
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         while start < bytes.count {
             var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let next = end + 1
