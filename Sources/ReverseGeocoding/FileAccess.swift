@@ -1,9 +1,16 @@
 import PhotoTagSupport
 
 /// Opens a regular file for reading; returns its descriptor (the caller closes it) and size.
+///
+/// The file is opened without blocking, so that a FIFO (which would wait for a writer for ever)
+/// or a device is refused as "not a regular file" at once, as photo and sidecar readers refuse them.
 private func openRegularFile(_ path: String) throws(ReverseGeocodingError) -> (descriptor: Int32, size: Int) {
     let descriptor: Int32
-    do { descriptor = try openForReading(path) } catch { throw .cannotRead(path: path, reason: error.text) }
+    do {
+        descriptor = try openForReading(path, nonBlocking: true)
+    } catch {
+        throw .cannotRead(path: path, reason: error.text)
+    }
     let status: FileStatus
     do {
         status = try fileStatus(descriptor: descriptor)

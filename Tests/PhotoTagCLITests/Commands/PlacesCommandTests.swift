@@ -52,6 +52,40 @@ import Testing
         #expect(json.output.contains(#""name":"Pa\u001b[31mr\u0000is\u0007""#), "\(json.output)")
     }
 
+    /// A FIFO as a place table, a dump or a boundary input is refused at once, never waited on.
+    @Test func aFIFOIsRefusedNotWaitedFor() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/fifo"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let dumps = directory + "/dumps"
+        try FileManager.default.createDirectory(atPath: dumps, withIntermediateDirectories: true)
+        for name in ["cities500.txt", "timezones.geojson"] { try #require(mkfifo(dumps + "/" + name, 0o644) == 0) }
+        let runs: [[String]] = [
+            ["places", "info", "--places", fifo],
+            ["geocode", "--places", fifo, "48.85,2.35"],
+            ["places", "import", "--from", dumps, "--output", directory + "/out.places"],
+            ["boundaries", "import", "--from", dumps, "--output", directory + "/out.boundaries"],
+        ]
+        for arguments in runs {
+            // On a thread, so that a regression fails the test after 20 s rather than hanging it.
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var result: (status: Int32, output: String, errors: String)? = nil
+            Thread.detachNewThread {
+                let output = MemorySink(), errors = MemorySink()
+                let status = PhotoTag.run(arguments, output: output, errors: errors)
+                result = (status, output.text, errors.text)
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 20) == .success, let result else {
+                Issue.record("\(arguments.joined(separator: " ")) waited on the FIFO")
+                continue
+            }
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.errors.contains("not a regular file"), "\(arguments): \(result.errors)")
+        }
+    }
+
     @Test func importFailuresExitWith2() {
         let result = run("places", "import", "--from", "/nonexistent", "--output", "/tmp/never.places")
         #expect(result.status == 2)
