@@ -229,7 +229,8 @@ enum Commands {
             Blank lines are skipped, and so is a first line that is a header: two column names,
             a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
             any case. Any other line that is not a coordinate is reported with its number and
-            gives an error record. One record per coordinate, in input order; standard input
+            gives an error record (quoting at most 80 characters of it); a line over 64 KiB is
+            not read, and is reported the same way. One record per coordinate, in input order; standard input
             with no coordinate at all is an error.
 
             \(geocodeMapNote)

@@ -16,19 +16,37 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
     /// Column names where a coordinate was expected: the line, and whether the longitude comes
     /// first.
     case header(String, longitudeFirst: Bool)
+    /// A line longer than the limit (in bytes), not read.
+    case tooLong(Int)
 
     var description: String {
         switch self {
-        case .shape(let text): "expected 'latitude,longitude' (or separated by a tab or spaces), got '\(text)'"
-        case .notANumber(let text): "'\(text)' is not a number"
-        case .latitudeOutOfRange(let text): "latitude \(text) is out of range (-90 to 90)"
-        case .longitudeOutOfRange(let text): "longitude \(text) is out of range (-180 to 180)"
-        case .dms(let text, let reason): "'\(text)': \(reason)"
+        case .shape(let text):
+            "expected 'latitude,longitude' (or separated by a tab or spaces), got '\(Self.quote(text))'"
+        case .notANumber(let text): "'\(Self.quote(text))' is not a number"
+        case .latitudeOutOfRange(let text): "latitude \(Self.quote(text)) is out of range (-90 to 90)"
+        case .longitudeOutOfRange(let text): "longitude \(Self.quote(text)) is out of range (-180 to 180)"
+        case .dms(let text, let reason): "'\(Self.quote(text))': \(reason)"
         case .header(let text, longitudeFirst: true):
-            "'\(text)' is a header with the longitude first; geocode reads the latitude first (swap the columns)"
+            "'\(Self.quote(text))' is a header with the longitude first; geocode reads the latitude first (swap the columns)"
         case .header(let text, longitudeFirst: false):
-            "'\(text)' is a header, which is only skipped on the first line of standard input"
+            "'\(Self.quote(text))' is a header, which is only skipped on the first line of standard input"
+        case .tooLong(let limit): "the line is longer than \(grouped(limit)) bytes; not read"
         }
+    }
+
+    /// The most characters of the input a message quotes.
+    static let quotedLength = 80
+
+    /// `text` as a message quotes it: whole up to ``quotedLength`` characters, else its start
+    /// and `…`, so that a huge bad line makes a short message.
+    static func quote(_ text: String) -> String {
+        guard text.utf8.count > quotedLength else { return text }
+        let characters = Array(text.unicodeScalars.prefix(quotedLength + 1))
+        guard characters.count > quotedLength else { return text }
+        var quoted = String.UnicodeScalarView()
+        quoted.append(contentsOf: characters.prefix(quotedLength))
+        return String(quoted) + "…"
     }
 }
 

@@ -56,6 +56,7 @@ extension Context {
             var number = 0
             var atEnd = false
             var checkedByteOrderMark = false
+            var skipping = false
             while !output.isClosed {
                 let chunk = input.read(upTo: 1 << 20)
                 if chunk.isEmpty {
@@ -69,24 +70,44 @@ extension Context {
                     if pending.starts(with: utf8ByteOrderMark) { pending.removeFirst(utf8ByteOrderMark.count) }
                     checkedByteOrderMark = true
                 }
-                guard let lastNewline = pending.lastIndex(of: 0x0A) else { continue }
-                var lines: [Line] = []
-                pending.withUnsafeBufferPointer { buffer in
-                    var start = 0
-                    for end in 0...lastNewline where buffer[end] == 0x0A {
-                        number += 1
-                        lines.append(Line(number: number, range: start..<end))
-                        start = end + 1
+                // The rest of a line too long to read: dropped as it comes, up to its end.
+                if skipping {
+                    guard let end = pending.firstIndex(of: 0x0A) else {
+                        pending.removeAll(keepingCapacity: true)
+                        continue
                     }
+                    pending.removeFirst(end + 1)
+                    skipping = false
                 }
-                run.process(lines, in: pending)
-                pending.removeFirst(lastNewline + 1)
+                if let lastNewline = pending.lastIndex(of: 0x0A) {
+                    var lines: [Line] = []
+                    pending.withUnsafeBufferPointer { buffer in
+                        var start = 0
+                        for end in 0...lastNewline where buffer[end] == 0x0A {
+                            number += 1
+                            let tooLong = end - start > Self.maximumLineLength
+                            lines.append(
+                                Line(number: number, range: tooLong ? start..<start : start..<end, tooLong: tooLong))
+                            start = end + 1
+                        }
+                    }
+                    run.process(lines, in: pending)
+                    pending.removeFirst(lastNewline + 1)
+                }
+                // A line that is already too long without its end: an error record now, and the
+                // rest of it is skipped, so that memory stays flat whatever the input.
+                if pending.count > Self.maximumLineLength {
+                    number += 1
+                    run.process([Line(number: number, range: 0..<0, tooLong: true)], in: [])
+                    pending.removeAll(keepingCapacity: true)
+                    skipping = true
+                }
                 output.flush()
                 errors.flush()  // a bad line is reported as soon as it is read, not at exit
             }
             // A last line without a newline; not when the reader left early or a read failed, when
             // what is pending is only the start of a line that was never read to its end.
-            if atEnd, input.failure == 0, !pending.isEmpty {
+            if atEnd, input.failure == 0, !pending.isEmpty, !skipping {
                 number += 1
                 run.process([Line(number: number, range: 0..<pending.count)], in: pending)
             }
@@ -117,7 +138,13 @@ extension Context {
     struct Line: Sendable {
         var number: Int?
         var range: Range<Int>
+        /// Longer than ``maximumLineLength``: not read (its range is empty), an error record.
+        var tooLong = false
     }
+
+    /// The longest line of standard input that is read (64 KiB; a coordinate line is a few
+    /// dozen bytes): a longer one is an error record, and is never held in memory whole.
+    static let maximumLineLength = 1 << 16
 }
 
 /// The state of one `geocode` run: where the header is, what went wrong, how many records.
@@ -182,7 +209,8 @@ struct GeocodeRun {
         var kept: [Context.Line] = []
         kept.reserveCapacity(lines.count)
         for line in lines {
-            guard line.number != nil else {  // an argument
+            guard line.number != nil, !line.tooLong else {  // an argument, or a line not read
+                if line.tooLong { sawContent = true }
                 kept.append(line)
                 continue
             }
@@ -245,7 +273,9 @@ struct GeocodeRun {
             var json = JSONWriter(pretty: false, into: result.bytes)
             for index in range {
                 let line = lines[index]
-                let parsed = parseCoordinate(bytes[line.range])
+                let parsed =
+                    line.tooLong
+                    ? .failure(.tooLong(Context.maximumLineLength)) : parseCoordinate(bytes[line.range])
                 if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.

@@ -28,6 +28,34 @@ import Testing
         }
     }
 
+    // MARK: - Line length
+
+    /// A line longer than 64 KiB is one error record, quoted not at all; the lines around it are
+    /// read, whether it comes whole in one read or in many, and with or without its end.
+    @Test(arguments: [Int.max, 4096, 100_000])
+    func aLineTooLongIsAnErrorRecordAndTheRunGoesOn(chunk: Int) throws {
+        let long = String(repeating: "7", count: 1 << 20)
+        for input in ["48.85,2.35\n\(long)\n51.5,-0.12\n", "48.85,2.35\n51.5,-0.12\n\(long)"] {
+            let run = Self.run(["geocode", "--format", "ndjson", "--no-place"], input: input, chunk: chunk)
+            let records = try Self.records(run)
+            #expect(records.count == 3)
+            let errors = records.compactMap { $0["error"] as? String }
+            #expect(errors == ["the line is longer than 65,536 bytes; not read"])
+            #expect(records.filter { $0["latitude"] is Double }.count == 2)
+            #expect(run.errors.hasPrefix("phototag: line "))
+            #expect(run.errors.hasSuffix(": the line is longer than 65,536 bytes; not read\n"))
+            #expect(run.status == 2)
+        }
+        // A line just under the limit is read (and, not being a coordinate, quoted shortly).
+        let under = String(repeating: "x", count: (1 << 16) - 1)
+        let run = Self.run(["geocode", "--format", "ndjson", "--no-place"], input: "1,2\n\(under)\n", chunk: chunk)
+        let error = try #require(try Self.records(run).compactMap { $0["error"] as? String }.first)
+        #expect(
+            error
+                == "expected 'latitude,longitude' (or separated by a tab or spaces), got '\(String(repeating: "x", count: 80))…'"
+        )
+    }
+
     // MARK: - The first line
 
     /// Only a real header is skipped; any other first line is a record, an error on line 1 if it
