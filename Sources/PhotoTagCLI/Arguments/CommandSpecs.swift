@@ -123,7 +123,8 @@ enum Commands {
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
         2 some input could not be read (the others are still reported) or the output could
-        not be written, 64 usage error.
+        not be written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last
+        record may then be cut short).
         """
 
     static let locate = CommandSpec(
@@ -205,7 +206,8 @@ enum Commands {
             2019-07-04).
 
             Exit status: 0 done, 2 some file or folder could not be read or the output could not
-            be written, 64 usage error.
+            be written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last record
+            may then be cut short).
 
             Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
             """)
@@ -237,7 +239,8 @@ enum Commands {
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be
-            written, 64 usage error.
+            written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last record may
+            then be cut short).
 
             Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)
