@@ -2,7 +2,7 @@ import PhotoTagSupport
 
 /// When a photo was taken: the instant (UTC) and the clock on the wall where it was taken.
 ///
-/// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` applies
+/// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)`` applies
 /// phototag's rule:
 ///
 /// - `utc` is DateTimeOriginal minus an offset, from the first of:
@@ -85,7 +85,7 @@ public struct CaptureTime: Hashable, Sendable {
             gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone, otherZone: otherZone, rules: rules)
     }
 
-    /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:rules:)`` with
+    /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)`` with
     /// the GPS date and time given as the instant it stands for (seconds since
     /// 1970-01-01T00:00:00Z) and the nanoseconds of its second, rather than as text to parse.
     ///
