@@ -107,10 +107,7 @@ struct SidecarPairing {
         xmp.sort()
         json.sort()
         guard !isEmpty else { return }
-        for name in others {
-            photos.insert(name)
-            if let dot = name.lastIndex(of: UInt8(ascii: ".")) { photos.insert(Array(name[..<dot])) }
-        }
+        addPhotos(others.lazy.map { $0[...] })
     }
 
     /// Whether the folder has any sidecar at all (most folders have none).
