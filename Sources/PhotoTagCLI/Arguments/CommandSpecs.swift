@@ -169,7 +169,8 @@ enum Commands {
             photo that cannot be read (such as BigTIFF) is an error as without --all-files.
             Symbolic links are followed, but no folder is entered twice, so links cannot loop;
             with --no-follow, links inside folders are skipped (paths given are still followed,
-            like find -H). --exclude (repeatable) is matched with fnmatch(3) against each entry's
+            like find -H), and a folder replaced by a link while the scan runs is reported, not
+            entered. --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given. A path is
             needed, as for locate: give . for the current folder (scan without a path or

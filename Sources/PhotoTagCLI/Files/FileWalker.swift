@@ -8,6 +8,14 @@ import PhotoTagSupport
 /// deterministic and already sorted. Symbolic links are followed (unless ``noFollow``), but a
 /// folder (by device and inode) is entered only once, so no link can make the walk loop. Paths
 /// are bytes throughout: names need not be UTF-8.
+///
+/// Folders are opened relative to their parent's descriptor (`openat(2)`, with `O_NOFOLLOW`
+/// under ``noFollow``), which the walk holds while it goes through the parent's entries, and
+/// each is checked to be the very folder (device and inode) the parent's listing showed: a
+/// folder swapped for a symbolic link, or for another folder, while the scan runs is reported,
+/// not entered. Only the descriptors of the first ``heldDepth`` levels are held (a tree can be
+/// deeper than a process may have files open); a deeper folder is opened by its path and still
+/// checked to be the one listed.
 struct FileWalker {
     /// What the walk found.
     enum Found {
@@ -40,6 +48,8 @@ struct FileWalker {
     var maxDepth: Int? = nil
     /// Skip symbolic links found inside folders (the roots given are still followed).
     var noFollow = false
+    /// How many levels of folders keep their descriptor open while their entries are walked.
+    static let heldDepth = 64
     /// Folders entered so far, by (device, inode).
     private var visited = Set<FolderID>()
     /// The pairing of the folder of the last path given that is a file (see ``walk(_:_:)``).
@@ -89,6 +99,8 @@ struct FileWalker {
     /// to visit.
     private struct Frame {
         var folder: [UInt8]
+        /// The folder, open: its subfolders are opened relative to it (`nil` below ``heldDepth``).
+        var handle: FolderDescriptor?
         var relative: [UInt8]
         var depth: Int
         var names: [UInt8]
@@ -98,8 +110,9 @@ struct FileWalker {
         var sidecars: [Int: SidecarMatch] = [:]
         var claimed = Set<[UInt8]>()
 
-        init(folder: [UInt8], relative: [UInt8], depth: Int, listing: Listing) {
+        init(folder: [UInt8], handle: FolderDescriptor, relative: [UInt8], depth: Int, listing: Listing) {
             self.folder = folder
+            self.handle = depth < FileWalker.heldDepth ? handle : nil
             self.relative = relative
             self.depth = depth
             names = listing.names
@@ -125,17 +138,31 @@ struct FileWalker {
         }
     }
 
+    private static let loopReason = "already scanned (a symbolic link loop or a repeated path)"
+
     private mutating func walkFolder(_ root: [UInt8], _ rootInfo: FileStatus, _ yield: (Found) -> Bool) {
-        guard visited.insert(FolderID(device: rootInfo.device, inode: rootInfo.inode)).inserted else {
-            _ = yield(.skipped(root, reason: "already scanned (a symbolic link loop or a repeated path)"))
+        // The folder given is followed even under --no-follow (like find -H); it is the folder
+        // opened, not the one stat(2) saw a moment before, that counts as visited.
+        let handle: FolderDescriptor
+        let info: FileStatus
+        do {
+            handle = try FolderDescriptor(path: root, followingLinks: true)
+            info = try handle.status()
+        } catch {
+            _ = yield(.unreadable(root, errno: error.code))
+            return
+        }
+        guard visited.insert(FolderID(device: info.device, inode: info.inode)).inserted else {
+            _ = yield(.skipped(root, reason: Self.loopReason))
             return
         }
         // With --max-depth 0, a folder given is not entered (like find -maxdepth 0).
         if let maxDepth, maxDepth < 1 { return }
         // Depth-first, with an explicit stack: no recursion limit on deep trees.
         var stack: [Frame] = []
-        switch list(root, relative: []) {
-        case .success(let listing): stack.append(Frame(folder: root, relative: [], depth: 0, listing: listing))
+        switch list(handle, relative: []) {
+        case .success(let listing):
+            stack.append(Frame(folder: root, handle: handle, relative: [], depth: 0, listing: listing))
         case .failure(let error):
             _ = yield(.unreadable(root, errno: error.code))
             return
@@ -160,16 +187,22 @@ struct FileWalker {
                 let depth = stack[top].depth + 1
                 if let maxDepth, depth >= maxDepth { continue }  // its entries would be too deep
                 guard visited.insert(id).inserted else {
-                    if !yield(.skipped(path, reason: "already scanned (a symbolic link loop or a repeated path)")) {
-                        return
-                    }
+                    if !yield(.skipped(path, reason: Self.loopReason)) { return }
                     continue
                 }
                 let name = Array(stack[top].names[entry.range])
+                let handle: FolderDescriptor
+                switch enter(name, of: stack[top].handle, at: path, listed: id) {
+                case .success(let opened): handle = opened
+                case .failure(let failure):
+                    if !yield(failure.found(path)) { return }
+                    continue
+                }
                 let relative = stack[top].relative.isEmpty ? name : join(stack[top].relative, name)
-                switch list(path, relative: relative) {
+                switch list(handle, relative: relative) {
                 case .success(let listing):
-                    stack.append(Frame(folder: Array(path), relative: relative, depth: depth, listing: listing))
+                    stack.append(
+                        Frame(folder: Array(path), handle: handle, relative: relative, depth: depth, listing: listing))
                 case .failure(let error): if !yield(.unreadable(path, errno: error.code)) { return }
                 }
             case .file:
@@ -190,6 +223,58 @@ struct FileWalker {
                 if allFiles || photoName, !yield(.unreadable(path, errno: code)) { return }
             }
         }
+    }
+
+    /// Why a subfolder was not entered.
+    private enum EnterFailure: Error {
+        /// It could not be opened.
+        case unreadable(Int32)
+        /// It is no longer the folder its parent's listing showed.
+        case changed(String)
+        /// It is now a folder the walk has been through.
+        case loop
+
+        func found(_ path: [UInt8]) -> Found {
+            switch self {
+            case .unreadable(let code): .unreadable(path, errno: code)
+            case .changed(let reason): .skipped(path, reason: reason)
+            case .loop: .skipped(path, reason: FileWalker.loopReason)
+            }
+        }
+    }
+
+    /// Opens the subfolder `name` of the folder open as `parent` (by its full `path` when the
+    /// parent is not held open), and checks that it is still the folder `listed`.
+    private mutating func enter(
+        _ name: [UInt8], of parent: FolderDescriptor?, at path: [UInt8], listed: FolderID
+    ) -> Result<FolderDescriptor, EnterFailure> {
+        let handle: FolderDescriptor
+        let info: FileStatus
+        do {
+            if let parent {
+                handle = try FolderDescriptor(name: name, in: parent, followingLinks: !noFollow)
+            } else {
+                handle = try FolderDescriptor(path: path, followingLinks: !noFollow)
+            }
+            info = try handle.status()
+        } catch {
+            guard error == .symbolicLinkLoop || error == .notADirectory else {
+                return .failure(.unreadable(error.code))
+            }
+            // O_NOFOLLOW with O_DIRECTORY fails on a link with ELOOP or ENOTDIR, as systems differ.
+            let now = try? parent.map { try $0.status(ofEntry: name, followingLinks: false) }
+            if noFollow, (now ?? (try? fileStatus(path, followingLinks: false)))?.kind == .symbolicLink {
+                return .failure(.changed("replaced by a symbolic link while scanned: not followed (--no-follow)"))
+            }
+            return .failure(.changed("no longer a folder: replaced while scanned"))
+        }
+        let id = FolderID(device: info.device, inode: info.inode)
+        guard id != listed else { return .success(handle) }
+        // Under --no-follow a folder opened by path may have been reached through a link put
+        // in place of a folder above it: only the folder listed may be entered. Otherwise the
+        // new folder is walked, as a link to it would be, once.
+        if noFollow { return .failure(.changed("replaced by another folder while scanned: not entered (--no-follow)")) }
+        return visited.insert(id).inserted ? .success(handle) : .failure(.loop)
     }
 
     /// `folder` ending in one `/`, for names to be appended to.
@@ -268,11 +353,10 @@ struct FileWalker {
     ///
     /// The names are read into one array (not an array each), and the entries sorted by where
     /// their names are.
-    private func list(_ folder: [UInt8], relative: [UInt8]) -> Result<Listing, WalkError> {
+    private func list(_ folder: FolderDescriptor, relative: [UInt8]) -> Result<Listing, WalkError> {
         let stream: DirectoryStream
         do { stream = try DirectoryStream(folder) } catch { return .failure(WalkError(code: error.code)) }
         var listing = Listing()
-        var path: [UInt8] = []
         while let entry = stream.next() {
             let start = listing.names.count
             entry.withName { listing.names.append(contentsOf: $0) }
@@ -293,17 +377,16 @@ struct FileWalker {
             switch type {
             case .regular: kind = .file
             case .directory, .symbolicLink, .unknown:
-                path.removeAll(keepingCapacity: true)
-                Self.append(folder, listing.names[start...], to: &path)
-                if noFollow, type == .unknown, (try? fileStatus(path, followingLinks: false))?.kind == .symbolicLink {
-                    listing.names.removeSubrange(start...)
-                    continue
-                }
+                // Looked up in the folder open, not by path; under --no-follow, the entry
+                // itself: a link found only now (the listing did not say) is left out too.
                 do {
-                    let info = try fileStatus(path)
+                    let info = try folder.status(ofEntry: listing.names[start...], followingLinks: !noFollow)
                     switch info.kind {
                     case .directory: kind = .folder(FolderID(device: info.device, inode: info.inode))
                     case .regular: kind = .file
+                    case .symbolicLink:
+                        listing.names.removeSubrange(start...)
+                        continue
                     default: kind = .special
                     }
                 } catch {

@@ -157,6 +157,59 @@ package func currentDirectory() -> [UInt8]? {
     private typealias DirectoryHandle = UnsafeMutablePointer<DIR>
 #endif
 
+/// A folder held open by its descriptor (`open(2)` with `O_DIRECTORY`), closed when the last
+/// reference goes. What is opened relative to it (``init(name:in:followingLinks:)``,
+/// ``status(ofEntry:followingLinks:)``) is looked up in this very folder, whatever happens to
+/// the path it was opened by: a walk that holds its folders cannot be led elsewhere by a folder
+/// swapped for a symbolic link after it was listed.
+package final class FolderDescriptor {
+    /// The descriptor.
+    package let descriptor: Int32
+
+    /// Opens the folder at `path`; when not `followingLinks`, a symbolic link as the last
+    /// component fails with ``SystemError/symbolicLinkLoop`` (`O_NOFOLLOW`).
+    package init(path: some Collection<UInt8>, followingLinks: Bool) throws(SystemError) {
+        descriptor = try withCPath(path) { (cPath) throws(SystemError) in
+            try Self.open(AT_FDCWD, cPath, followingLinks: followingLinks)
+        }
+    }
+
+    /// Opens the entry `name` of the folder `parent` (`openat(2)`), as a folder.
+    package init(name: some Collection<UInt8>, in parent: FolderDescriptor, followingLinks: Bool) throws(SystemError) {
+        descriptor = try withCPath(name) { (cName) throws(SystemError) in
+            try Self.open(parent.descriptor, cName, followingLinks: followingLinks)
+        }
+    }
+
+    private static func open(
+        _ folder: Int32, _ path: UnsafePointer<CChar>, followingLinks: Bool
+    ) throws(SystemError) -> Int32 {
+        let flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW)
+        while true {
+            let descriptor = openat(folder, path, flags)
+            if descriptor >= 0 { return descriptor }
+            guard errno == EINTR else { throw SystemError(code: errno) }
+        }
+    }
+
+    deinit { closeFile(descriptor) }
+
+    /// `fstat(2)` of the folder itself.
+    package func status() throws(SystemError) -> FileStatus { try fileStatus(descriptor: descriptor) }
+
+    /// `fstatat(2)` of the entry `name`, or of the symbolic link itself when not `followingLinks`
+    /// (`AT_SYMLINK_NOFOLLOW`); retried on EINTR.
+    package func status(ofEntry name: some Collection<UInt8>, followingLinks: Bool) throws(SystemError) -> FileStatus {
+        try withCPath(name) { (cName) throws(SystemError) in
+            var info = stat()
+            while fstatat(descriptor, cName, &info, followingLinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 {
+                guard errno == EINTR else { throw SystemError(code: errno) }
+            }
+            return FileStatus(info)
+        }
+    }
+}
+
 /// A folder open for listing (`opendir(3)`), read one entry at a time (`readdir(3)`) and closed
 /// when the value goes (`closedir(3)`). `.` and `..` are listed too, as the system lists them.
 package struct DirectoryStream: ~Copyable {
@@ -171,6 +224,21 @@ package struct DirectoryStream: ~Copyable {
     /// Opens the folder at a path given as bytes.
     package init(_ path: some Collection<UInt8>) throws(SystemError) {
         guard let stream = withCPath(path, { opendir($0) }) else { throw SystemError(code: errno) }
+        self.stream = stream
+    }
+
+    /// Lists the folder held open by `folder` (`fdopendir(3)` of a duplicate of its descriptor,
+    /// which the stream owns: `folder` stays usable after the stream is gone).
+    package init(_ folder: FolderDescriptor) throws(SystemError) {
+        let copy = fcntl(folder.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SystemError(code: errno) }
+        guard let stream = fdopendir(copy) else {
+            let code = errno
+            closeFile(copy)
+            throw SystemError(code: code)
+        }
+        // The duplicate shares the original's offset: start from the first entry.
+        rewinddir(stream)
         self.stream = stream
     }
 

@@ -138,6 +138,10 @@ package struct SystemError: Error, Equatable, Sendable {
     package static let isADirectory = SystemError(code: EISDIR)
     /// `EPIPE`: the reading end of a pipe is closed.
     package static let brokenPipe = SystemError(code: EPIPE)
+    /// `ELOOP`: a symbolic link where `O_NOFOLLOW` asked for none (or too many links).
+    package static let symbolicLinkLoop = SystemError(code: ELOOP)
+    /// `ENOTDIR`: something other than a folder where `O_DIRECTORY` asked for one.
+    package static let notADirectory = SystemError(code: ENOTDIR)
 }
 
 /// Calls `body` with a byte path as a NUL-terminated C string, written into temporary memory
