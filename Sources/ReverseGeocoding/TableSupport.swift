@@ -59,6 +59,13 @@ struct TableByteWriter {
     mutating func put32(_ value: UInt32, at offset: Int) { ByteOrder.littleEndian.write(value, to: &bytes, at: offset) }
     mutating func put64(_ value: UInt64, at offset: Int) { ByteOrder.littleEndian.write(value, to: &bytes, at: offset) }
     mutating func putDouble(_ value: Double, at offset: Int) { put64(value.bitPattern, at: offset) }
+
+    /// Writes the table's checksum (see ``TableChecksum``) into the last 8 bytes of its header,
+    /// the first `header` bytes: the last thing written.
+    mutating func sealChecksum(header: Int) {
+        let checksum = bytes.withUnsafeBytes { TableChecksum.of($0, header: header) }
+        put64(checksum, at: header - 8)
+    }
 }
 
 /// A string pool (see ``StringPool``) read in place: borrowed bytes, not a copy.

@@ -66,6 +66,7 @@ import Testing
         let name = Array("Zqxjvw".utf8)
         let start = try #require(bytes.indices.first { bytes[$0...].starts(with: name) })
         bytes[start + 2] = 0xFF  // never valid in UTF-8
+        bytes = TableChecksumTests.resealed(bytes, header: PlaceTableLayout.headerSize)  // crafted, not damaged
         #expect(
             throws: ReverseGeocodingError.notAPlaceTable(
                 path: "the place table", reason: "its names are not valid UTF-8")

@@ -77,7 +77,7 @@ public final class BoundaryTable: Sendable {
             throw .cannotRead(path: path, reason: "\(error)")
         }
         try self.init(
-            view: try UnsafeBoundaryTable(bytes: file.bytes, name: path, validatingStrings: true), owner: file)
+            view: try UnsafeBoundaryTable(bytes: file.bytes, name: path, validating: true), owner: file)
     }
 
     /// Opens a table held in memory (as written by `phototag boundaries import`), checking it as
@@ -87,7 +87,7 @@ public final class BoundaryTable: Sendable {
     ///   boundary table or its names are not valid UTF-8.
     public convenience init(tableBytes: [UInt8]) throws(BoundaryError) {
         let storage = AlignedTableBytes(tableBytes)
-        let view = try UnsafeBoundaryTable(bytes: storage.bytes, name: "the boundary table", validatingStrings: true)
+        let view = try UnsafeBoundaryTable(bytes: storage.bytes, name: "the boundary table", validating: true)
         try self.init(view: view, owner: storage)
     }
 

@@ -35,7 +35,7 @@
 ///
 /// | bytes | content |
 /// |---|---|
-/// | 128 | header: magic `PTGBOUND`, version, byte-order mark, counts (see ``BoundaryTableHeader``), string offsets of the source and the date, offset and length of the time-zone rules |
+/// | 128 | header: magic `PTGBOUND`, version, byte-order mark, counts (see ``BoundaryTableHeader``), string offsets of the source and the date, offset and length of the time-zone rules; in its last 8 bytes the checksum of the whole table (see ``TableChecksum``) |
 /// | 16 f | features, time zones then countries then admin-1 regions: two string offsets (tz: tzid and `zone.tab` country; country: code and 0; admin-1: country code and admin-1 code) and twice the area in (1e-5 degree)² as `UInt64` |
 /// | 4 c r | grid: the root node of each cell, row by row from the south-west |
 /// | 4 n | quadtree nodes: `0x8000_0000 | leaf` for a leaf, otherwise the index of the first of four children (south-west, south-east, north-west, north-east) |
@@ -50,7 +50,8 @@
 /// | t | time-zone rules: an opaque blob (see ``BoundaryTable/timeZoneRules``) |
 struct BoundaryTableLayout: Equatable {
     static let magic: [UInt8] = Array("PTGBOUND".utf8)
-    static let version: UInt32 = 1
+    /// 2: the header ends with the table's checksum.
+    static let version: UInt32 = 2
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerSize = 128
     /// Query units per stored unit (1e-5 degree).
@@ -132,7 +133,8 @@ struct BoundaryTableLayout: Equatable {
     }
 }
 
-/// The header fields after the magic (byte offsets from the start of the file), all `UInt32`.
+/// The header fields after the magic (byte offsets from the start of the file), all `UInt32`
+/// but the checksum.
 enum BoundaryTableHeader {
     static let version = 8
     static let byteOrderMark = 12
@@ -151,6 +153,8 @@ enum BoundaryTableHeader {
     static let date = 64
     static let timeZoneRulesOffset = 68
     static let timeZoneRulesSize = 72
+    /// The table's checksum (`UInt64`; see ``TableChecksum``), the header's last 8 bytes.
+    static let checksum = 120
 }
 
 /// Why a boundary table or its GeoJSON sources could not be read, built or opened.

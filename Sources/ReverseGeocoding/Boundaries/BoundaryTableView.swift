@@ -25,9 +25,10 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
     private let strings: UnsafeStringPool
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used;
-    /// `validatingStrings` also checks that the string pool is well formed and valid UTF-8 (a
-    /// table from outside the binary: the bundled one is checked by the tests).
-    init(bytes: UnsafeRawBufferPointer, name: String, validatingStrings: Bool = false) throws(BoundaryError) {
+    /// `validating` checks the checksum of the whole table (see ``TableChecksum``)
+    /// and that the string pool is well formed and valid UTF-8 (a table from outside the binary:
+    /// the bundled one is checked by the tests).
+    init(bytes: UnsafeRawBufferPointer, name: String, validating: Bool = false) throws(BoundaryError) {
         func fail(_ reason: String) -> BoundaryError { .notABoundaryTable(path: name, reason: reason) }
         guard let base = bytes.baseAddress, bytes.count >= BoundaryTableLayout.headerSize else {
             throw fail("\(bytes.count) bytes is too short")
@@ -51,6 +52,7 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
         guard layout.totalSize == bytes.count else {
             throw fail("\(bytes.count) bytes, the header says \(layout.totalSize)")
         }
+        guard !validating || Self.checksumMatches(bytes) else { throw fail("damaged: its checksum does not match") }
         guard u32(Header.timeZoneRulesOffset) == layout.timeZoneRules else { throw fail("time-zone rules offset") }
         guard layout.featureCount < Int(UInt16.max) else { throw fail("too many features") }
         self.bytes = bytes
@@ -60,7 +62,7 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
         sourceOffset = UInt32(u32(Header.source))
         dateOffset = UInt32(u32(Header.date))
         strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
-        guard !validatingStrings || validateStrings() else { throw fail("its names are not valid UTF-8") }
+        guard !validating || validateStrings() else { throw fail("its names are not valid UTF-8") }
         // The set table must be in order and inside the pool: checked once here, so that a lookup
         // needs no check per set.
         var previous = 0
@@ -77,6 +79,13 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
 
     var timeZoneRules: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: base + layout.timeZoneRules, count: layout.timeZoneRulesSize)
+    }
+
+    /// Whether the checksum in the header of the table `bytes` (at least a header long) is that
+    /// of the table.
+    static func checksumMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let stored = ByteOrder.littleEndian.read(UInt64.self, bytes, at: BoundaryTableHeader.checksum)
+        return TableChecksum.of(bytes, header: BoundaryTableLayout.headerSize) == stored
     }
 
     /// Checks that the string pool is well formed and every string valid UTF-8.

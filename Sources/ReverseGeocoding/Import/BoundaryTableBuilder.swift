@@ -176,6 +176,7 @@ package struct BoundaryTableBuilder {
         }
         out.put(pool.bytes, at: layout.strings)
         out.put(timeZoneRules, at: layout.timeZoneRules)
+        out.sealChecksum(header: BoundaryTableLayout.headerSize)
         return out.bytes
     }
 

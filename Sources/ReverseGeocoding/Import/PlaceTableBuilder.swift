@@ -106,6 +106,7 @@ package struct PlaceTableBuilder {
             }
         }
         out.put(pool.bytes, at: layout.strings)
+        out.sealChecksum(header: PlaceTableLayout.headerSize)
         return out.bytes
     }
 

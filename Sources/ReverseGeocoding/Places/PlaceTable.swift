@@ -9,11 +9,14 @@ import PhotoTagSupport
 /// out) is valid while that geocoder lives. The bytes are never written, so any number of
 /// threads read them at once.
 ///
-/// Opening checks the header and the size; every later read is bounds-checked where the bytes
-/// could disagree with the header (string offsets, region indices, tree nodes), so a damaged table
-/// gives odd answers, never a crash.
+/// Opening checks the header and the size, and for a table from outside the binary its
+/// checksum, so that a damaged table is refused rather than searched; every later read is
+/// bounds-checked all the same where the bytes could disagree with the header (string offsets,
+/// region indices, tree nodes), so that no table can make a lookup crash.
 struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable memory
     // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.aMappedPlaceTableSearchedByManyThreadsGivesOneThreadsAnswers.
+    /// The whole table.
+    let bytes: UnsafeRawBufferPointer
     let count: Int
     let leafSize: Int
     /// The number of splits from the root to the deepest leaf (see ``treeDepth(count:leafSize:)``),
@@ -34,8 +37,11 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
 
     /// Opens the table in `bytes`, which must stay valid and unchanged while the table is used.
     ///
-    /// - Parameter name: how to refer to the table in errors (its path).
-    init(bytes: UnsafeRawBufferPointer, name: String) throws(ReverseGeocodingError) {
+    /// - Parameters:
+    ///   - name: how to refer to the table in errors (its path).
+    ///   - verifyingChecksum: check the checksum of the whole table (one from outside the
+    ///     binary; the bundled one is checked by the tests).
+    init(bytes: UnsafeRawBufferPointer, name: String, verifyingChecksum: Bool = false) throws(ReverseGeocodingError) {
         func fail(_ reason: String) -> ReverseGeocodingError { .notAPlaceTable(path: name, reason: reason) }
         guard let base = bytes.baseAddress, bytes.count >= PlaceTableLayout.headerSize else {
             throw fail("\(bytes.count) bytes is too short")
@@ -63,12 +69,16 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
         guard layout.totalSize == bytes.count else {
             throw fail("\(bytes.count) bytes, the header says \(layout.totalSize)")
         }
+        guard !verifyingChecksum || Self.checksumMatches(bytes) else {
+            throw fail("damaged: its checksum does not match")
+        }
         let leafSize = Int(u32(PlaceTableHeader.leafSize))
         guard leafSize >= 1 else { throw fail("leaf size 0") }
         let depth = Self.treeDepth(count: layout.count, leafSize: leafSize)
         // Unreachable with a 32-bit count, and checked all the same: the search's stack depends on it.
         guard depth <= Self.maximumTreeDepth else { throw fail("a tree \(depth) levels deep") }
         self.depth = depth
+        self.bytes = bytes
         self.layout = layout
         self.count = layout.count
         self.leafSize = leafSize
@@ -82,6 +92,13 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
         strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
         sourceOffset = u32(PlaceTableHeader.source)
         dateOffset = u32(PlaceTableHeader.date)
+    }
+
+    /// Whether the checksum in the header of the table `bytes` (at least a header long) is that
+    /// of the table.
+    static func checksumMatches(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let stored = ByteOrder.littleEndian.read(UInt64.self, bytes, at: PlaceTableHeader.checksum)
+        return TableChecksum.of(bytes, header: PlaceTableLayout.headerSize) == stored
     }
 
     /// Where the table's data came from, e.g. `GeoNames cities500.txt`.

@@ -14,7 +14,7 @@
 ///
 /// | bytes | content |
 /// |---|---|
-/// | 64 | header: magic `PTGPLACE`, version, count, region count, string-pool size, source and date strings, byte-order mark, leaf size, node count |
+/// | 64 | header: magic `PTGPLACE`, version, count, region count, string-pool size, source and date strings, byte-order mark, leaf size, node count; in its last 8 bytes the checksum of the whole table (see ``TableChecksum``) |
 /// | 24 n | unit vectors (x, y, z as `Double`), in tree order: all the search reads of a place |
 /// | 64 n | rows, one cache line each, in the same order: latitude, longitude (`Double`, as in the dump), population (`UInt64`), geonameid, then string offsets of the name, ASCII name, feature code and timezone, and the region index (`UInt32`s); 16 bytes of padding |
 /// | 32 m | bounding box of each tree node (min x, y, z, max x, y, z as `Float`, rounded outwards; 8 bytes of padding) |
@@ -30,7 +30,8 @@
 /// planes for points that all lie on a sphere.
 struct PlaceTableLayout: Equatable {
     static let magic: [UInt8] = Array("PTGPLACE".utf8)
-    static let version: UInt32 = 2
+    /// 3: the header ends with the table's checksum.
+    static let version: UInt32 = 3
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerSize = 64
     /// `Float`s per node box: min x, y, z, max x, y, z and two of padding.
@@ -92,4 +93,6 @@ enum PlaceTableHeader {
     static let byteOrderMark = 32
     static let leafSize = 36
     static let nodeCount = 40
+    /// The table's checksum (`UInt64`; see ``TableChecksum``), the header's last 8 bytes.
+    static let checksum = 56
 }

@@ -56,7 +56,7 @@ public final class ReverseGeocoder: Sendable {
     /// - Throws: ``ReverseGeocodingError`` when the file cannot be read or is not a place table.
     public convenience init(contentsOf path: String) throws(ReverseGeocodingError) {
         let file = try MappedFile(path: path)
-        let table = try UnsafePlaceTable(bytes: file.bytes, name: path)
+        let table = try UnsafePlaceTable(bytes: file.bytes, name: path, verifyingChecksum: true)
         guard table.validateStrings() else {
             throw .notAPlaceTable(path: path, reason: "its names are not valid UTF-8")
         }
@@ -71,7 +71,7 @@ public final class ReverseGeocoder: Sendable {
     public convenience init(tableBytes: [UInt8]) throws(ReverseGeocodingError) {
         let storage = AlignedTableBytes(tableBytes)
         let name = "the place table"
-        let table = try UnsafePlaceTable(bytes: storage.bytes, name: name)
+        let table = try UnsafePlaceTable(bytes: storage.bytes, name: name, verifyingChecksum: true)
         guard table.validateStrings() else {
             throw .notAPlaceTable(path: name, reason: "its names are not valid UTF-8")
         }
