@@ -276,7 +276,10 @@ enum Commands {
             The folder holds timezones.geojson (properties tzid, country), countries.geojson
             (countryCode) and admin1.geojson (countryCode, admin1Code): FeatureCollections of
             Polygons and MultiPolygons with 5-decimal coordinates. A file that is not exactly
-            that is an error naming the file and line. With --tzdata, the UTC offset rules of
+            that is an error naming the file and line; so is a ring that is not closed, has
+            fewer than 4 positions, or crosses or runs along itself (it is named by its
+            feature's first properties, with where: rings that only touch themselves at a point
+            are accepted). With --tzdata, the UTC offset rules of
             every zone of timezones.geojson are read from that compiled IANA tz database (TZif
             files, e.g. /usr/share/zoneinfo) and stored in the table, for local capture times;
             the binary never reads the machine's own tz files.

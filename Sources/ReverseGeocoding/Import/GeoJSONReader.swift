@@ -42,8 +42,9 @@ package struct BoundaryFeature: Sendable {
 /// geometry is a `Polygon` or `MultiPolygon` and whose properties are strings or `null`.
 ///
 /// Anything else (other geometry types, numbers with an exponent or more than five decimals,
-/// coordinates out of range, unclosed rings or rings of fewer than four positions, unknown
-/// members, trailing bytes) is an error that names the file, the line and what was wrong.
+/// coordinates out of range, unclosed rings, rings of fewer than four positions, rings that cross
+/// themselves (see ``RingCheck``), unknown members, trailing bytes) is an error that names the
+/// file, the line and what was wrong.
 /// Coordinates become exact integers (``GridPoint``), never `Double`s.
 package struct GeoJSONReader {
     private let bytes: [UInt8]
@@ -124,7 +125,29 @@ package struct GeoJSONReader {
         guard sawType, let properties, let polygons else {
             throw fail("a Feature lacks \"type\", \"properties\" or \"geometry\"")
         }
+        for (polygonIndex, polygon) in polygons.enumerated() {
+            for (ringIndex, ring) in polygon.enumerated() {
+                guard let fault = RingCheck.firstFault(ring) else { continue }
+                let named = properties.prefix(2).map { "\($0.key) \($0.value.map { "\"\($0)\"" } ?? "null")" }
+                let which = ringIndex == 0 ? "the exterior ring" : "hole \(ringIndex)"
+                throw .badGeoJSON(
+                    path: name, line: startLine,
+                    reason:
+                        "the feature with \(named.joined(separator: ", ")): \(which) of polygon \(polygonIndex + 1) "
+                        + "crosses itself at latitude \(Self.degrees(fault.latitude)), longitude "
+                        + "\(Self.degrees(fault.longitude)) (edges \(fault.edges.0) and \(fault.edges.1))")
+            }
+        }
         return BoundaryFeature(properties: properties, polygons: polygons, line: startLine)
+    }
+
+    /// Degrees to 5 decimals, the grid's precision (a crossing lies between grid points).
+    private static func degrees(_ value: Double) -> String {
+        let scaled = (value * 1e5).rounded()
+        let sign = scaled < 0 ? "-" : ""
+        let units = Int(abs(scaled))
+        let fraction = String(units % 100_000)
+        return sign + String(units / 100_000) + "." + String(repeating: "0", count: 5 - fraction.count) + fraction
     }
 
     private mutating func geometry() throws(BoundaryError) -> [[[GridPoint]]] {
