@@ -22,7 +22,9 @@ import Testing
                     ? RingCheck.Edge(a: p, b: q, index: index) : RingCheck.Edge(a: q, b: p, index: index))
         }
         for i in edges.indices {
-            for j in edges.indices where j > i { if RingCheck.fault(edges[i], edges[j]) != nil { return true } }
+            for j in edges.indices where j > i {
+                if RingCheck.fault(edges[i], edges[j], in: ring) != nil { return true }
+            }
         }
         return false
     }
@@ -38,6 +40,9 @@ import Testing
         // that touches another edge: allowed.
         #expect(RingCheck.firstFault(Self.ring([(0, 0), (2, 2), (4, 0), (4, 4), (2, 2), (0, 4)])) == nil)
         #expect(RingCheck.firstFault(Self.ring([(0, 0), (4, 0), (4, 4), (2, 0), (0, 4)])) == nil)
+        // A vertex on another edge that the ring goes through, to the other side: a crossing.
+        let through = try #require(RingCheck.firstFault(Self.ring([(0, 0), (4, 0), (4, 4), (2, 0), (2, -2), (0, -2)])))
+        #expect(through.longitude == 2e-5 && through.latitude == 0)
         // A repeated position is an edge of length zero, ignored; collinear edges in a row too.
         #expect(RingCheck.firstFault(Self.ring([(0, 0), (1, 0), (1, 0), (2, 0), (2, 2), (0, 2)])) == nil)
         // Vertical edges, which the sweep meets all at one x.

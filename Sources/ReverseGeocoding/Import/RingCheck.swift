@@ -5,7 +5,11 @@
 /// at one point) or *overlap* (they are collinear and share more than a point: a spike that
 /// turns back on itself, or a ring that runs along itself). Edges that only *touch* (a vertex of
 /// one on the other, such as a ring that comes back to one of its vertices, as real borders do
-/// at a pinch point) are allowed: the containment test counts crossings of a ray with the edges,
+/// at a pinch point) are allowed, unless the ring goes on through that vertex to the other side
+/// of the edge it touches, which is a crossing too. (Two visits of one vertex that cross there,
+/// like an X, are taken for a touch: telling them apart needs the order of four directions
+/// around the point, and real borders pinch, they do not cross, at their vertices.) Touches are
+/// allowed because the containment test counts crossings of a ray with the edges,
 /// and it gives every point one answer for such a ring, whereas a ring that crosses itself has
 /// no inside to speak of. Edges of length zero (a position repeated) are ignored.
 ///
@@ -61,8 +65,8 @@ enum RingCheck {
     @inline(__always)
     static func precedes(_ p: GridPoint, _ q: GridPoint) -> Bool { p.x != q.x ? p.x < q.x : p.y < q.y }
 
-    /// Whether edges `e` and `f` cross or overlap (see ``RingCheck``), and where.
-    static func fault(_ e: Edge, _ f: Edge) -> Fault? {
+    /// Whether edges `e` and `f` of `ring` cross or overlap (see ``RingCheck``), and where.
+    static func fault(_ e: Edge, _ f: Edge, in ring: [GridPoint]) -> Fault? {
         let o1 = orientation(e.a, e.b, f.a), o2 = orientation(e.a, e.b, f.b)
         let o3 = orientation(f.a, f.b, e.a), o4 = orientation(f.a, f.b, e.b)
         func found(_ longitude: Double, _ latitude: Double) -> Fault {
@@ -77,7 +81,19 @@ enum RingCheck {
             return found(
                 Double(e.a.x) + t * Double(e.b.x - e.a.x), Double(e.a.y) + t * Double(e.b.y - e.a.y))
         }
-        guard o1 == 0, o2 == 0 else { return nil }  // at most a touch: a vertex on the other edge
+        guard o1 == 0, o2 == 0 else {
+            // At most a touch: a vertex of one edge inside the other. It is a crossing when the
+            // ring goes on through that vertex to the other side of the edge it touches.
+            func crosses(_ vertex: GridPoint, _ side: Int64, of edge: Edge, across other: Edge) -> Bool {
+                side == 0 && precedes(other.a, vertex) && precedes(vertex, other.b)
+                    && passesThrough(vertex, of: edge, across: other, in: ring)
+            }
+            for (vertex, side, edge, other) in [(f.a, o1, f, e), (f.b, o2, f, e), (e.a, o3, e, f), (e.b, o4, e, f)]
+            where crosses(vertex, side, of: edge, across: other) {
+                return found(Double(vertex.x), Double(vertex.y))
+            }
+            return nil
+        }
         // Collinear: they overlap when the later start comes before the earlier end.
         let start = precedes(e.a, f.a) ? f.a : e.a
         let end = precedes(e.b, f.b) ? e.b : f.b
@@ -85,8 +101,23 @@ enum RingCheck {
         return found(Double(start.x), Double(start.y))
     }
 
+    /// Whether `ring`, at `vertex` (an endpoint of `edge`, lying on the line of `other`), comes
+    /// from one side of `other`'s line and leaves to the other: the positions just before and
+    /// just after the vertex (skipping repeats of it) are strictly on either side.
+    static func passesThrough(_ vertex: GridPoint, of edge: Edge, across other: Edge, in ring: [GridPoint]) -> Bool {
+        let count = ring.count - 1  // the distinct positions: the last is the first again
+        let at = (ring[edge.index] == vertex ? edge.index : edge.index + 1) % count
+        var before = at, after = at
+        repeat { before = (before + count - 1) % count } while ring[before] == vertex && before != at
+        repeat { after = (after + 1) % count } while ring[after] == vertex && after != at
+        let sideBefore = orientation(other.a, other.b, ring[before])
+        let sideAfter = orientation(other.a, other.b, ring[after])
+        return (sideBefore > 0 && sideAfter < 0) || (sideBefore < 0 && sideAfter > 0)
+    }
+
     /// The sweep's state: the edges, and the treap of those the sweep line cuts.
     private struct Sweep {
+        let ring: [GridPoint]
         var edges: [Edge] = []
         // The treap, one node per edge (node i is edge i): children, parent and priority.
         var left: [Int32]
@@ -98,6 +129,7 @@ enum RingCheck {
         var steps = 0
 
         init(_ ring: [GridPoint]) {
+            self.ring = ring
             for index in 0..<max(0, ring.count - 1) where ring[index] != ring[index + 1] {
                 let p = ring[index], q = ring[index + 1]
                 edges.append(RingCheck.precedes(p, q) ? Edge(a: p, b: q, index: index) : Edge(a: q, b: p, index: index))
@@ -156,7 +188,7 @@ enum RingCheck {
         mutating func test(_ e: Int, _ f: Int) -> Fault? {
             guard f >= 0 else { return nil }
             steps += 1
-            return RingCheck.fault(edges[e], edges[f])
+            return RingCheck.fault(edges[e], edges[f], in: ring)
         }
 
         // MARK: treap
