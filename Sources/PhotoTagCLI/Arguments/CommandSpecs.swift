@@ -46,6 +46,9 @@ enum Options {
         name: "--null", short: "-0", help: "The --files-from list is NUL-separated (find -print0)")
     static let jobs = OptionSpec(
         name: "--jobs", value: "<n>", help: "Read n files at once (default: scan 32, locate one per core)")
+    static let columns = OptionSpec(
+        name: "--columns", value: "<order>",
+        help: "Input without a header: lat,lon (default) or lon,lat", choices: ["lat,lon", "lon,lat"])
     static let allRecords = OptionSpec(
         name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
     static let preferSidecar = OptionSpec(
@@ -215,7 +218,7 @@ enum Commands {
 
     static let geocode = CommandSpec(
         name: "geocode", summary: "Name the places nearest to coordinates", arguments: "[<lat,lon>...]",
-        options: outputOptions + placeOptions + [Options.allRecords, Options.help],
+        options: outputOptions + placeOptions + [Options.columns, Options.allRecords, Options.help],
         epilogue: """
             Coordinates come from the arguments or, without any, from standard input: one per
             line as lat,lon or lat;lon or lat<TAB>lon or lat lon in decimal degrees, or in
@@ -229,12 +232,18 @@ enum Commands {
             columns nearby_1_geoname_id … nearby_k_bearing: geoname_id, name, admin1,
             country_code, distance_km and bearing of each of the k nearest places.
 
-            Blank lines are skipped, and so is a first line that is a header: two column names,
-            a latitude's (lat, latitude, y) then a longitude's (lon, lng, long, longitude, x), in
-            any case. Any other line that is not a coordinate is reported with its number and
-            gives an error record (quoting at most 80 characters of it); a line over 64 KiB is
-            not read, and is reported the same way. One record per coordinate, in input order; standard input
-            with no coordinate at all is an error.
+            Blank lines are skipped. A first line that names a latitude column (lat, latitude,
+            y) and a longitude column (lon, lng, long, longitude, x), in any case and order, is a
+            header: the lines after it are rows of that table, separated as it is (a tab, else
+            a semicolon when it has no comma, else a comma; fields may be quoted as in CSV, and
+            with ; or tab a decimal comma is read), and their other columns are passed through:
+            an "input" object in json and ndjson, input_NAME columns in csv and geojson (so
+            id,lat,lon,alt gives input_id and input_alt). Without a header, --columns lon,lat
+            reads two-field lines longitude first (as GIS tools write x,y). Any other line that
+            is not a coordinate is reported with its number and gives an error record (quoting
+            at most 80 characters of it); a line over 64 KiB is not read, and is reported the
+            same way. One record per coordinate, in input order; standard input with no
+            coordinate at all is an error.
 
             \(geocodeMapNote)
 

@@ -18,6 +18,8 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
     case header(String, longitudeFirst: Bool)
     /// A line longer than the limit (in bytes), not read.
     case tooLong(Int)
+    /// A row of a table (``InputTable``) whose fields do not make a row: the line, and why.
+    case columns(String, String)
 
     var description: String {
         switch self {
@@ -27,11 +29,10 @@ enum CoordinateProblem: Error, Equatable, CustomStringConvertible {
         case .latitudeOutOfRange(let text): "latitude \(Self.quote(text)) is out of range (-90 to 90)"
         case .longitudeOutOfRange(let text): "longitude \(Self.quote(text)) is out of range (-180 to 180)"
         case .dms(let text, let reason): "'\(Self.quote(text))': \(reason)"
-        case .header(let text, longitudeFirst: true):
-            "'\(Self.quote(text))' is a header with the longitude first; geocode reads the latitude first (swap the columns)"
-        case .header(let text, longitudeFirst: false):
-            "'\(Self.quote(text))' is a header, which is only skipped on the first line of standard input"
+        case .header(let text, _):
+            "'\(Self.quote(text))' is a header, which is only read as one on the first line of standard input"
         case .tooLong(let limit): "the line is longer than \(grouped(limit)) bytes; not read"
+        case .columns(let text, let reason): "'\(Self.quote(text))': \(reason)"
         }
     }
 
@@ -69,6 +70,17 @@ func parseCoordinate(_ bytes: ArraySlice<UInt8>) -> Result<Coordinate, Coordinat
     if let kind = coordinateHeader(line) { return .failure(.header(text, longitudeFirst: kind == .longitudeFirst)) }
     if let copied = parseCopiedCoordinate(text) { return copied }
     return mayBeDMS(text) ? parseDMS(text) : plain
+}
+
+/// ``parseCoordinate(_:)`` of a line that gives the longitude first (`--columns lon,lat`):
+/// its two fields are read in the other order. A line that is not two fields is read as is
+/// (degrees, minutes and seconds with hemisphere letters say which is which).
+func parseCoordinate(longitudeFirst bytes: ArraySlice<UInt8>) -> Result<Coordinate, CoordinateProblem> {
+    let line = trimmed(bytes)
+    guard let (first, second) = splitFields(line),
+        let separator = line.first(where: { [0x2C, 0x3B, 0x09, 0x20].contains($0) })
+    else { return parseCoordinate(line) }
+    return parseCoordinate(ArraySlice(Array(second) + [separator] + Array(first)))
 }
 
 /// Reads two plain decimal numbers separated by a comma, a semicolon, a tab or spaces.

@@ -280,6 +280,16 @@ struct OptionReader {
         return options
     }
 
+    /// `--columns`: the order of the two fields of lines without a header; `nil` when not given.
+    func columnOrder() throws(UsageError) -> CoordinateHeader? {
+        guard let value = value(Options.columns) else { return nil }
+        switch value.lowercased() {
+        case "lat,lon": return .latitudeFirst
+        case "lon,lat": return .longitudeFirst
+        default: throw error("unknown column order '\(value)' (choose from lat,lon, lon,lat)")
+        }
+    }
+
     /// `--all-records`, which only GeoJSON takes.
     func allRecords(format: OutputFormat) throws(UsageError) -> Bool {
         guard has(Options.allRecords) else { return false }

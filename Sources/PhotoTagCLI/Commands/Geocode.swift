@@ -15,6 +15,8 @@ struct GeocodeOptions: Equatable, Sendable {
     var place = PlaceOptions()
     /// GeoJSON: also write the lines that were not coordinates, as `null`-geometry features.
     var allRecords = false
+    /// `--columns lon,lat`: lines without a header give the longitude first.
+    var longitudeFirst = false
 }
 
 extension GeocodeOptions {
@@ -25,6 +27,7 @@ extension GeocodeOptions {
             coordinates: try reader.coordinateArguments(reader.parsed.positionals), output: output,
             place: try reader.place())
         allRecords = try reader.allRecords(format: output.format)
+        longitudeFirst = try reader.columnOrder() == .longitudeFirst
     }
 }
 
@@ -41,7 +44,6 @@ extension Context {
         var run = GeocodeRun(
             context: self, options: options, formatter: formatter, geocoder: geocoder,
             workers: processorCount())
-        output.write(formatter.header())
         if !options.coordinates.isEmpty {
             let joined: [UInt8] = options.coordinates.flatMap { $0.bytes + [UInt8(0x0A)] }
             var start = 0
@@ -112,7 +114,8 @@ extension Context {
                 run.process([Line(number: number, range: 0..<pending.count)], in: pending)
             }
         }
-        output.write(formatter.footer(count: run.written))
+        run.writeHeader()
+        output.write(run.formatter.footer(count: run.written))
         if formatter.format.isMap {
             output.write(
                 run.map.render(
@@ -151,7 +154,8 @@ extension Context {
 struct GeocodeRun {
     let context: Context
     let options: GeocodeOptions
-    let formatter: RecordFormatter
+    /// The formatter; it learns the input's columns from a header line (see ``table``).
+    private(set) var formatter: RecordFormatter
     let geocoder: PlaceLocator?
     let workers: Int
     /// How many records have been written (they number the JSON separators).
@@ -159,6 +163,15 @@ struct GeocodeRun {
     /// Whether a line with content has been seen on standard input (the first one may be a
     /// header).
     var sawContent = false
+    /// Standard input's table, when its first line is a header that names the coordinates'
+    /// columns (``InputTable``): its lines are read as the table's rows.
+    var table: InputTable? = nil
+    /// A header of two columns (``coordinateHeader(_:)``): which comes first. Its lines are
+    /// read as lines without a header are, in that order.
+    var headerOrder: CoordinateHeader? = nil
+    /// Whether what goes before the first record has been written (it waits for the header
+    /// line, which names CSV's input columns).
+    private var wroteHeader = false
     var rejected = false
     var placeless = false
     /// With `--format svg` or `html`: the coordinates gathered for the map.
@@ -220,14 +233,22 @@ struct GeocodeRun {
             }
             if blank { continue }
             if !sawContent {
-                let content = trimmed(bytes[line.range])
                 sawContent = true
-                // Only "lat,lon", "Latitude<TAB>Longitude" and the like; a header with the
-                // longitude first is kept, to be reported.
-                if coordinateHeader(content) == .latitudeFirst { continue }
+                // "id;x;y;alt" and the like name the columns of a table; "lat,lon", "x y",
+                // "Longitude<TAB>Latitude" the order of two.
+                if let table = InputTable.header(bytes[line.range]), table.columnCount > 2 {
+                    self.table = table
+                    formatter.inputColumns = table.passedNames
+                    continue
+                }
+                if let order = coordinateHeader(trimmed(bytes[line.range])) {
+                    headerOrder = order
+                    continue
+                }
             }
             kept.append(line)
         }
+        writeHeader()
         for part in render(kept, in: bytes, startingAt: written) {
             for (line, reason) in part.rejections {
                 rejected = true
@@ -250,10 +271,20 @@ struct GeocodeRun {
         }
     }
 
+    /// Writes what goes before the first record, once.
+    mutating func writeHeader() {
+        guard !wroteHeader else { return }
+        wroteHeader = true
+        context.output.write(formatter.header())
+    }
+
     /// Renders `lines` straight into one buffer per part, split across the cores when there are
     /// many (records are numbered from `first`, for the separators).
     private func render(_ lines: [Context.Line], in bytes: [UInt8], startingAt first: Int) -> [Part] {
         let geocoder = geocoder, place = options.place, formatter = formatter
+        let table = table
+        let longitudeFirst = headerOrder.map { $0 == .longitudeFirst } ?? options.longitudeFirst
+        let inputNames = table.map(\.passedNames) ?? []
         let buffers = buffers
         let locatedOnly = locatedOnly
         let ndjson = formatter.format == .ndjson
@@ -273,9 +304,28 @@ struct GeocodeRun {
             var json = JSONWriter(pretty: false, into: result.bytes)
             for index in range {
                 let line = lines[index]
-                let parsed =
-                    line.tooLong
-                    ? .failure(.tooLong(Context.maximumLineLength)) : parseCoordinate(bytes[line.range])
+                let parsed: Result<Coordinate, CoordinateProblem>
+                // A table's other columns, for every one of its records (CSV's columns line up).
+                var input: InputValues? = nil
+                if line.tooLong {
+                    parsed = .failure(.tooLong(Context.maximumLineLength))
+                    if !inputNames.isEmpty {
+                        input = InputValues(names: inputNames, values: Array(repeating: nil, count: inputNames.count))
+                    }
+                } else if let table, line.number != nil {
+                    let row = table.row(bytes[line.range])
+                    parsed = row.coordinate
+                    if !inputNames.isEmpty {
+                        input = InputValues(
+                            names: inputNames,
+                            values: row.values.count == inputNames.count
+                                ? row.values : Array(repeating: nil, count: inputNames.count))
+                    }
+                } else if longitudeFirst {
+                    parsed = parseCoordinate(longitudeFirst: bytes[line.range])
+                } else {
+                    parsed = parseCoordinate(bytes[line.range])
+                }
                 if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
@@ -284,10 +334,10 @@ struct GeocodeRun {
                         let location = geocoder.locate(coordinate, filter: place.filter)
                         if location.nearest == nil { result.placeless = true }
                         CoordinateRecord.writeCompact(
-                            coordinate: coordinate, location: location, line: line.number, fragments: fragments,
-                            to: &json)
+                            coordinate: coordinate, location: location, line: line.number, input: input,
+                            fragments: fragments, to: &json)
                     } else {
-                        var record = CoordinateRecord(line: line.number)
+                        var record = CoordinateRecord(line: line.number, input: input)
                         record.coordinate = coordinate
                         record.place = place.lookUp(coordinate, in: geocoder)
                         if !record.place.found, !place.skip { result.placeless = true }
@@ -297,7 +347,7 @@ struct GeocodeRun {
                     result.records += 1
                     continue
                 }
-                var record = CoordinateRecord(line: line.number)
+                var record = CoordinateRecord(line: line.number, input: input)
                 switch parsed {
                 case .success(let coordinate):
                     record.coordinate = coordinate

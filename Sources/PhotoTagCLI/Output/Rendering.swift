@@ -29,6 +29,9 @@ struct RecordFormatter: Sendable {
     var coordinates = CoordinateStyle.decimal
     /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
     var nearbyColumns = 0
+    /// `geocode` of a table on standard input: the names of its columns besides the
+    /// coordinates, which CSV has columns for after the record's own (see ``InputTable``).
+    var inputColumns: [String] = []
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -231,7 +234,10 @@ struct RecordFormatter: Sendable {
     func header() -> [UInt8] {
         switch format {
         case .csv:
-            csvRow(photos ? CSVColumns.photo(nearby: nearbyColumns) : CSVColumns.coordinate(nearby: nearbyColumns))
+            csvRow(
+                photos
+                    ? CSVColumns.photo(nearby: nearbyColumns)
+                    : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson, .svg, .html: []
         }

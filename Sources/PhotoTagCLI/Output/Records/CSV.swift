@@ -26,6 +26,11 @@ enum CSVColumns {
         names(nearby: count) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
     }
 
+    /// ``coordinate(nearby:)`` with the columns of an input table after them (``InputTable``).
+    static func coordinate(nearby count: Int, input: [String]) -> [String] {
+        coordinate(nearby: count) + input.map(flatInputName)
+    }
+
     /// The names of the fields `walk` visits.
     private static func names(nearby count: Int = 0, _ walk: (inout ColumnNames) -> Void) -> [String] {
         var names = ColumnNames(nearbyCount: count)
@@ -75,7 +80,12 @@ private struct ColumnNames: RecordVisitor {
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
         names.append(FieldKey(stringLiteral: key).flatName(prefix: ""))
     }
+
+    mutating func input(_ values: InputValues) { names += values.names.map(flatInputName) }
 }
+
+/// The column of an input row's value in the flat formats: `input_` and the header's name.
+func flatInputName(_ name: String) -> String { "input_" + name }
 
 /// Collects the fields of a CSV row, as text (`nil` for an empty field).
 private struct CSVFieldCollector: RecordVisitor {
@@ -126,6 +136,8 @@ private struct CSVFieldCollector: RecordVisitor {
         forEach { texts.append($0.text) }
         fields.append(texts.joined(separator: "; "))
     }
+
+    mutating func input(_ values: InputValues) { fields += values.values }
 }
 
 extension PhotoRecord {

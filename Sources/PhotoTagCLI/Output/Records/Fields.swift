@@ -112,6 +112,10 @@ protocol RecordVisitor: FieldVisitor {
     /// its argument with each.
     @inline(__always)
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void)
+    /// A `geocode` record's values from its input row (``InputValues``), last: an `input`
+    /// object in JSON, `input_NAME` columns in the flat formats. Only records of a table with
+    /// columns besides the coordinates have it.
+    mutating func input(_ values: InputValues)
 }
 
 extension RecordVisitor {
@@ -220,7 +224,8 @@ extension CoordinateRecord {
     /// visits the place (and `nearby`) where it goes.
     @inline(__always)
     static func visitFields<V: RecordVisitor>(
-        coordinate: Coordinate?, atSea: Bool, error: String?, line: Int?, _ v: inout V, place: (inout V) -> Void
+        coordinate: Coordinate?, atSea: Bool, error: String?, line: Int?, input: InputValues?, _ v: inout V,
+        place: (inout V) -> Void
     ) {
         v.field("latitude", .number(coordinate?.latitude))
         v.field("longitude", .number(coordinate?.longitude))
@@ -228,13 +233,14 @@ extension CoordinateRecord {
         v.warnings("warnings") { body in if atSea { body(.atSea) } }
         v.field("error", .string(error))
         v.field("line", .integer(line))
+        if let input { v.input(input) }
     }
 
-    /// ``visitFields(coordinate:atSea:error:line:_:place:)`` of this record.
+    /// ``visitFields(coordinate:atSea:error:line:input:_:place:)`` of this record.
     @inline(__always)
     func visitFields<V: RecordVisitor>(nearby: Bool, _ v: inout V) {
         Self.visitFields(
-            coordinate: coordinate, atSea: place.location?.atSea == true, error: error, line: line, &v
+            coordinate: coordinate, atSea: place.location?.atSea == true, error: error, line: line, input: input, &v
         ) { v in
             v.place(place.location)
             if nearby { v.nearby(place.nearby) }

@@ -50,6 +50,13 @@ struct FlatFieldWriter: RecordVisitor {
         self.key()
         json.string(texts.isEmpty ? nil : texts.joined(separator: "; "))
     }
+
+    mutating func input(_ values: InputValues) {
+        for (name, value) in zip(values.names, values.values) {
+            json.key(named: flatInputName(name))
+            json.string(value)
+        }
+    }
 }
 
 extension PhotoRecord {
@@ -71,7 +78,7 @@ extension CoordinateRecord {
     /// ``PhotoRecord/writeProperties(to:nearby:)``.
     func writeProperties(to json: inout JSONWriter, nearby: Bool) {
         let names = nearby ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0) : CSVColumns.coordinate
-        var writer = FlatFieldWriter(json: json, names: names)
+        var writer = FlatFieldWriter(json: json, names: names)  // the input's columns are named as written
         writer.json.beginObject()
         visitFields(nearby: nearby, &writer)
         writer.json.endObject()

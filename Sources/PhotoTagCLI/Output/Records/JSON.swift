@@ -58,6 +58,21 @@ struct JSONFieldWriter: RecordVisitor {
         forEach { json.string($0.text) }
         json.endArray()
     }
+
+    mutating func input(_ values: InputValues) {
+        json.key("input")
+        writeInput(values, to: &json)
+    }
+}
+
+/// The `input` object of a record: the row's values by column name, `null` for one it lacks.
+func writeInput(_ values: InputValues, to json: inout JSONWriter) {
+    json.beginObject()
+    for (name, value) in zip(values.names, values.values) {
+        json.key(named: name)
+        json.string(value)
+    }
+    json.endObject()
 }
 
 extension PhotoRecord {

@@ -173,6 +173,11 @@ struct CompactRecordWriter: RecordVisitor {
         closingArray = true
     }
 
+    mutating func input(_ values: InputValues) {
+        keyed("input", room: 0) { _ in }
+        writeInput(values, to: &json.pointee)
+    }
+
     /// Ends the record: what is still open, then its own brace.
     @inline(__always)
     private mutating func finish() {
@@ -208,13 +213,16 @@ extension CoordinateRecord {
     /// - Parameter fragments: the cached text of the places written lately (see
     ///   ``PlaceFragments``), for the geocoder that gave `location`.
     static func writeCompact(
-        coordinate: Coordinate, location: borrowing UnsafeLocation, line: Int?, fragments: PlaceFragments? = nil,
-        to json: inout JSONWriter
+        coordinate: Coordinate, location: borrowing UnsafeLocation, line: Int?, input: InputValues? = nil,
+        fragments: PlaceFragments? = nil, to json: inout JSONWriter
     ) {
         // Through a pointer: a closure that captured `location` copied it (retaining its strings).
         withUnsafePointer(to: location) { location in
             CompactRecordWriter.writing(to: &json) { writer in
-                visitFields(coordinate: coordinate, atSea: location.pointee.atSea, error: nil, line: line, &writer) {
+                visitFields(
+                    coordinate: coordinate, atSea: location.pointee.atSea, error: nil, line: line, input: input,
+                    &writer
+                ) {
                     writer in writer.place(location.pointee, fragments: fragments)
                 }
             }

@@ -144,6 +144,8 @@ struct CoordinateRecord: Sendable {
     var error: String? = nil
     /// The input line (standard input only).
     var line: Int? = nil
+    /// The other columns of the line's row, when standard input is a table (``InputTable``).
+    var input: InputValues? = nil
 }
 
 /// A record of either kind.
