@@ -247,6 +247,14 @@ final class CountingSource: ByteSource {
         // A time before 1970 (a clock never set counts from 1904) or past the year 9999 is dropped.
         let early = Self.movie(moov: Self.mvhd(seconds: 86_400, version: 0))
         #expect(GPSReader().read(bytes: early).camera == nil)
+        // Nor 1970-01-01T00:00:00 itself: a Unix time of 0 written by a muxer (tika's
+        // testVideoMp4.mp4, which ExifTool shows as 0000:00:00 00:00:00), not a capture time.
+        for version: UInt8 in [0, 1] {
+            let unixZero = Self.movie(moov: Self.mvhd(seconds: 2_082_844_800, version: version))
+            #expect(GPSReader().read(bytes: unixZero).camera == nil)
+            let second = Self.movie(moov: Self.mvhd(seconds: 2_082_844_801, version: version))
+            #expect(GPSReader().read(bytes: second).camera?.dateTimeOriginal == "1970-01-01T00:00:01")
+        }
         let late = Self.movie(moov: Self.mvhd(seconds: UInt64.max, version: 1))
         #expect(GPSReader().read(bytes: late).camera == nil)
     }

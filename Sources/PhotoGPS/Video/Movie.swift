@@ -19,7 +19,9 @@ import PhotoTagSupport
 /// The capture time: the keys' `com.apple.quicktime.creationdate` (local time and offset) becomes
 /// ``CameraInfo/dateTimeOriginal`` and ``CameraInfo/offsetTimeOriginal``; without it, `mvhd`'s
 /// creation time, which is UTC by the specification, is given as that time with offset `+00:00`
-/// (0, "unset", gives none, and so does a time before 1970: a clock never set counts from 1904).
+/// (0, "unset", gives none, and so does a time before 1970: a clock never set counts from 1904;
+/// and so does 1970-01-01T00:00:00 itself, which muxers write for a Unix time of 0, and which
+/// ExifTool shows as `0000:00:00 00:00:00`).
 /// Make and model come from the keys `com.apple.quicktime.make`/`model`.
 struct Movie {
     /// The most bytes reading one movie may take, headers included.
@@ -320,7 +322,7 @@ struct Movie {
         var dateTime: String? = nil, offset: String? = nil, subSeconds: String? = nil
         if let keysCreationDate, let parsed = Self.creationDate(keysCreationDate) {
             (dateTime, offset, subSeconds) = parsed
-        } else if let creationTime, creationTime >= Self.epochOffset {
+        } else if let creationTime, creationTime > Self.epochOffset {
             dateTime = Self.civilTime(secondsSince1970: creationTime - Self.epochOffset)
             offset = dateTime == nil ? nil : "+00:00"
         }
