@@ -44,7 +44,8 @@ final class CountingSource: ByteSource {
     static func video(_ name: String) -> String { "\(Fixtures.root)/videos/\(name)" }
 
     /// 2019-07-01T12:34:56Z, as `mvhd` gives it: UTC, offset +00:00.
-    static let mvhd2019 = CameraInfo(dateTimeOriginal: "2019-07-01T12:34:56", offsetTimeOriginal: "+00:00")
+    static let mvhd2019 = CameraInfo(
+        dateTimeOriginal: "2019-07-01T12:34:56", offsetTimeOriginal: "+00:00", timeSource: .quicktime)
     /// loci's 16.16 fixed point of -33.8568, 151.2153 (the Sydney Opera House).
     static let sydney = (latitude: -33.85679626464844, longitude: 151.21530151367188)
 
@@ -53,13 +54,15 @@ final class CountingSource: ByteSource {
             file: "keys-iso6709.mov", status: .located, latitude: 48.8583, longitude: 2.2945, altitude: 35,
             source: .quicktimeKeys,
             camera: CameraInfo(
-                make: "Apple", model: "iPhone 12", dateTimeOriginal: "2019-07-01T14:34:56", offsetTimeOriginal: "+02:00"
-            )
+                make: "Apple", model: "iPhone 12", dateTimeOriginal: "2019-07-01T14:34:56",
+                offsetTimeOriginal: "+02:00",
+                timeSource: .quicktime)
         ),
         .init(
             file: "keys-iso-meta.mp4", status: .located, latitude: 40.6892, longitude: -74.0445, source: .quicktimeKeys,
             camera: CameraInfo(
-                dateTimeOriginal: "2019-07-01T14:34:56", offsetTimeOriginal: "+00:00", subSecTimeOriginal: "5")),
+                dateTimeOriginal: "2019-07-01T14:34:56", offsetTimeOriginal: "+00:00", subSecTimeOriginal: "5",
+                timeSource: .quicktime)),
         .init(
             file: "udta-xyz.mp4", status: .located, latitude: 35.6586, longitude: 139.7454, source: .udtaXYZ,
             camera: mvhd2019),

@@ -14,13 +14,29 @@ public struct CameraInfo: Hashable, Sendable {
     /// SubSecTimeOriginal: the digits of the fraction of DateTimeOriginal's second (`24` for
     /// .24 s), spaces around them removed; `nil` if absent, blank or not digits.
     public var subSecTimeOriginal: String?
+    /// Where ``dateTimeOriginal`` and ``offsetTimeOriginal`` were read.
+    public var timeSource: TimeSource = .exif
+
+    /// Where a capture time was read: not every one is the camera's EXIF.
+    public enum TimeSource: String, Hashable, Sendable {
+        /// EXIF DateTimeOriginal and OffsetTimeOriginal.
+        case exif
+        /// A video's QuickTime metadata: the keys' `com.apple.quicktime.creationdate`, or
+        /// `mvhd`'s creation time (UTC).
+        case quicktime
+        /// An XMP sidecar's `exif:DateTimeOriginal`, `photoshop:DateCreated` or `xmp:CreateDate`.
+        case xmp
+        /// A Google Takeout sidecar's `photoTakenTime`: UTC, as Google recorded it.
+        case takeout
+    }
 
     /// Creates camera information from the EXIF texts as stored; each is cleaned the way the
     /// property's documentation says, and becomes `nil` when nothing valid is left.
     public init(
         make: String? = nil, model: String? = nil, dateTimeOriginal: String? = nil,
-        offsetTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil
+        offsetTimeOriginal: String? = nil, subSecTimeOriginal: String? = nil, timeSource: TimeSource = .exif
     ) {
+        self.timeSource = timeSource
         self.make = Self.clean(make)
         self.model = Self.clean(model)
         self.dateTimeOriginal = dateTimeOriginal.flatMap(Self.isoDateTime)

@@ -69,7 +69,7 @@ struct ExifBlock: ~Copyable {
     /// Make and Model (IFD0), DateTimeOriginal, OffsetTimeOriginal and SubSecTimeOriginal (EXIF IFD).
     ///
     /// DateTimeOriginal goes from libexif's bytes straight to its ISO 8601 form, as
-    /// ``CameraInfo/init(make:model:dateTimeOriginal:offsetTimeOriginal:subSecTimeOriginal:)``
+    /// ``CameraInfo/init(make:model:dateTimeOriginal:offsetTimeOriginal:subSecTimeOriginal:timeSource:)``
     /// would make it from the text: one string, not two.
     func camera() -> CameraInfo {
         var camera = CameraInfo(

@@ -109,7 +109,7 @@ enum XMPSidecar {
         }
         let camera = CameraInfo(
             dateTimeOriginal: String(decoding: bytes[..<19], as: UTF8.self), offsetTimeOriginal: offset,
-            subSecTimeOriginal: subSeconds)
+            subSecTimeOriginal: subSeconds, timeSource: .xmp)
         return camera.dateTimeOriginal == nil ? nil : camera
     }
 }
@@ -210,7 +210,7 @@ enum TakeoutSidecar {
                 .takeoutBadValue(name: "photoTakenTime.timestamp", value: value["timestamp"]?.kindName ?? "missing"))
             return nil
         }
-        return CameraInfo(dateTimeOriginal: utcDateTime(seconds), offsetTimeOriginal: "+00:00")
+        return CameraInfo(dateTimeOriginal: utcDateTime(seconds), offsetTimeOriginal: "+00:00", timeSource: .takeout)
     }
 
     /// Seconds since 1970 as `YYYY-MM-DD HH:MM:SS` in UTC (the proleptic Gregorian calendar).

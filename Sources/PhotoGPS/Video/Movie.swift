@@ -328,7 +328,7 @@ struct Movie {
         }
         return CameraInfo(
             make: make, model: model, dateTimeOriginal: dateTime, offsetTimeOriginal: offset,
-            subSecTimeOriginal: subSeconds)
+            subSecTimeOriginal: subSeconds, timeSource: .quicktime)
     }
 
     /// `2019-07-01T14:34:56+0200` (also `+02:00`, `Z`, no offset, or a fraction of a second after

@@ -337,6 +337,7 @@ enum SidecarMerge {
             camera.dateTimeOriginal = sidecarTime.dateTimeOriginal
             camera.offsetTimeOriginal = sidecarTime.offsetTimeOriginal
             camera.subSecTimeOriginal = sidecarTime.subSecTimeOriginal
+            camera.timeSource = sidecarTime.timeSource
             reading.camera = camera
         } else {
             reading.camera = embedded.camera

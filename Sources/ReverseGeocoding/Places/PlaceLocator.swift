@@ -248,7 +248,7 @@ public struct PlaceAnswer: Hashable, Sendable {
     public var timeZone: String?
     /// Where two zones overlap on purpose (Asia/Urumqi and Asia/Shanghai in Xinjiang), the one that
     /// is not ``timeZone``; `nil` elsewhere. A photo's own offset can choose between them (see
-    /// ``CaptureTime/resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)``).
+    /// ``CaptureTime/resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:offsetSource:gpsTimestamp:zone:otherZone:rules:)``).
     public var otherTimeZone: String?
 
     /// An answer from the nearest place alone (``Basis/nearest``): its country,

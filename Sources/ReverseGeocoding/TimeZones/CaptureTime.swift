@@ -2,11 +2,12 @@ import PhotoTagSupport
 
 /// When a photo was taken: the instant (UTC) and the clock on the wall where it was taken.
 ///
-/// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)`` applies
+/// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:offsetSource:gpsTimestamp:zone:otherZone:rules:)`` applies
 /// phototag's rule:
 ///
 /// - `utc` is DateTimeOriginal minus an offset, from the first of:
-///   1. OffsetTimeOriginal (``OffsetSource/exif``);
+///   1. OffsetTimeOriginal (``OffsetSource/exif``, or where the time was read: a video's
+///      ``OffsetSource/quicktime``, a sidecar's ``OffsetSource/xmp`` or ``OffsetSource/takeout``);
 ///   2. DateTimeOriginal minus the GPS date and time (UTC), rounded to the nearest 15 minutes,
 ///      when the difference is at most 14 hours either way and within 2 minutes of that quarter
 ///      hour (``OffsetSource/gps``). A receiver's stale time fails this test and is not used,
@@ -36,6 +37,13 @@ public struct CaptureTime: Hashable, Sendable {
     public enum OffsetSource: String, Hashable, Sendable {
         /// OffsetTimeOriginal.
         case exif
+        /// A video's QuickTime metadata: the offset of the keys' creation date, or UTC for
+        /// `mvhd`'s creation time.
+        case quicktime
+        /// An XMP sidecar's date with its offset.
+        case xmp
+        /// A Google Takeout sidecar's `photoTakenTime`, which is UTC.
+        case takeout
         /// The GPS date and time.
         case gps
         /// The place's time zone (`timezone` as text, as the command line writes it).
@@ -69,6 +77,9 @@ public struct CaptureTime: Hashable, Sendable {
     ///     `2019:07:01 14:34:56`.
     ///   - subSeconds: SubSecTimeOriginal, digits of the fraction of DateTimeOriginal's second.
     ///   - offsetTimeOriginal: `+02:00`.
+    ///   - offsetSource: where `dateTimeOriginal` and `offsetTimeOriginal` were read, for
+    ///     ``offsetSource`` when the offset is theirs: ``OffsetSource/exif`` (the default),
+    ///     ``OffsetSource/quicktime``, ``OffsetSource/xmp`` or ``OffsetSource/takeout``.
     ///   - gpsTimestamp: the GPS date and time in UTC as `GPSTimestamp.description` writes it
     ///     (`2019-07-01T12:34:56.24Z`).
     ///   - zone: the place's time zone, e.g. `Europe/Berlin`.
@@ -78,14 +89,16 @@ public struct CaptureTime: Hashable, Sendable {
     /// - Returns: `nil` when there is neither a DateTimeOriginal nor a GPS time.
     public static func resolve(
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
-        gpsTimestamp: String? = nil, zone: String? = nil, otherZone: String? = nil, rules: TimeZoneRules? = nil
+        offsetSource: OffsetSource = .exif, gpsTimestamp: String? = nil, zone: String? = nil,
+        otherZone: String? = nil, rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
         resolve(
             dateTimeOriginal: dateTimeOriginal, subSeconds: subSeconds, offsetTimeOriginal: offsetTimeOriginal,
-            gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone, otherZone: otherZone, rules: rules)
+            offsetSource: offsetSource, gpsTime: gpsTimestamp.flatMap(parseGPSTime), zone: zone,
+            otherZone: otherZone, rules: rules)
     }
 
-    /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:gpsTimestamp:zone:otherZone:rules:)`` with
+    /// ``resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:offsetSource:gpsTimestamp:zone:otherZone:rules:)`` with
     /// the GPS date and time given as the instant it stands for (seconds since
     /// 1970-01-01T00:00:00Z) and the nanoseconds of its second, rather than as text to parse.
     ///
@@ -93,8 +106,8 @@ public struct CaptureTime: Hashable, Sendable {
     /// ``TimeZoneMemo``: photos in a row are mostly from one place and season.
     package static func resolve(
         dateTimeOriginal: String?, subSeconds: String? = nil, offsetTimeOriginal: String? = nil,
-        gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil, otherZone: String? = nil,
-        rules: TimeZoneRules? = nil
+        offsetSource: OffsetSource = .exif, gpsTime gps: (seconds: Int64, nanoseconds: Int)?, zone: String? = nil,
+        otherZone: String? = nil, rules: TimeZoneRules? = nil
     ) -> CaptureTime? {
         var warnings: [CaptureTimeWarning] = []
         let wall = dateTimeOriginal.flatMap(parseDateTime)
@@ -123,7 +136,7 @@ public struct CaptureTime: Hashable, Sendable {
             }
             if let exifOffset {
                 time.utcSeconds = seconds - Int64(exifOffset)
-                time.offsetSource = .exif
+                time.offsetSource = offsetSource
             } else if let gps {
                 let difference =
                     (seconds - gps.seconds) * 1_000_000_000 + Int64(time.nanoseconds) - Int64(gps.nanoseconds)
@@ -163,7 +176,7 @@ public struct CaptureTime: Hashable, Sendable {
             var offset = memo.offset(zone, atUTC: utc, in: rules).utcOffset
             // The camera's own offset, when it came from the photo rather than from a zone: the
             // second zone of an overlap wins when only its clocks agree with it.
-            if let otherZone, let wall, time.offsetSource == .exif || time.offsetSource == .gps,
+            if let otherZone, let wall, time.offsetSource != .timeZone,
                 case let camera = Int(wall.secondsSinceEpoch - utc), offset != camera,
                 let other = memo.zone(named: otherZone, in: rules),
                 case let otherOffset = memo.offset(other, atUTC: utc, in: rules).utcOffset, otherOffset == camera

@@ -118,7 +118,9 @@ struct PhotoRecord: Sendable {
         let camera = reading.camera, zone = place.timeZone, otherZone = place.location?.otherTimeZone
         time = CaptureTime.resolve(
             dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
-            offsetTimeOriginal: camera?.offsetTimeOriginal, gpsTime: reading.fix?.timestamp.map(\.instant),
+            offsetTimeOriginal: camera?.offsetTimeOriginal,
+            offsetSource: CaptureTime.OffsetSource(camera?.timeSource ?? .exif),
+            gpsTime: reading.fix?.timestamp.map(\.instant),
             zone: zone, otherZone: otherZone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
         if let chosen = time?.timeZone, chosen == otherZone {
             place.location?.otherTimeZone = zone
@@ -152,4 +154,16 @@ struct CoordinateRecord: Sendable {
 enum Record: Sendable {
     case photo(PhotoRecord)
     case coordinate(CoordinateRecord)
+}
+
+extension CaptureTime.OffsetSource {
+    /// Where the camera time the offset came with was read.
+    init(_ source: CameraInfo.TimeSource) {
+        switch source {
+        case .exif: self = .exif
+        case .quicktime: self = .quicktime
+        case .xmp: self = .xmp
+        case .takeout: self = .takeout
+        }
+    }
 }
