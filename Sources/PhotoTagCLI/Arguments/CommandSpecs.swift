@@ -170,10 +170,12 @@ enum Commands {
             \(photoExtensionList)) unless --all-files is given; then files that are not photos at
             all (empty, text, GIF…) are skipped quietly and counted by --summary, while a
             photo that cannot be read (such as BigTIFF) is an error as without --all-files.
-            Symbolic links are followed, but no folder is entered twice, so links cannot loop;
-            with --no-follow, links inside folders are skipped (paths given are still followed,
-            like find -H), and a folder replaced by a link while the scan runs is reported, not
-            entered. --exclude (repeatable) is matched with fnmatch(3) against each entry's
+            Symbolic links are followed, but no folder is entered twice, so links cannot loop,
+            and no file is read twice: one record per file (by device and inode), the first path
+            to it in walk order, and a note on stderr for a path given again, a link to a file
+            read already or a hard link; with --no-follow, links inside folders are skipped
+            (paths given are still followed, like find -H), and a folder replaced by a link while
+            the scan runs is reported, not entered. --exclude (repeatable) is matched with fnmatch(3) against each entry's
             name and its path below the path given; an excluded folder is not entered. Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given. A path is
             needed, as for locate: give . for the current folder (scan without a path or

@@ -6,8 +6,10 @@ import PhotoTagSupport
 /// Entries of each folder are sorted by name bytes, a folder's name compared as if it ended in
 /// `/`, so the walk visits files in exactly the byte order of their full paths: output is
 /// deterministic and already sorted. Symbolic links are followed (unless ``noFollow``), but a
-/// folder (by device and inode) is entered only once, so no link can make the walk loop. Paths
-/// are bytes throughout: names need not be UTF-8.
+/// folder (by device and inode) is entered only once, so no link can make the walk loop, and a
+/// file is yielded only once however many paths lead to it (a path given twice, a file given and
+/// reached again through a link, hard links): the others are skipped with why. Paths are bytes
+/// throughout: names need not be UTF-8.
 ///
 /// Folders are opened relative to their parent's descriptor (`openat(2)`, with `O_NOFOLLOW`
 /// under ``noFollow``), which the walk holds while it goes through the parent's entries, and
@@ -51,11 +53,14 @@ struct FileWalker {
     /// How many levels of folders keep their descriptor open while their entries are walked.
     static let heldDepth = 64
     /// Folders entered so far, by (device, inode).
-    private var visited = Set<FolderID>()
+    private var visited = Set<FileID>()
+    /// Files yielded so far, by (device, inode): a folder's entries by the folder's device and
+    /// their `d_ino`, with no `stat(2)`.
+    private var yielded = Set<FileID>()
     /// The pairing of the folder of the last path given that is a file (see ``walk(_:_:)``).
     private var rootPairing: (folder: [UInt8], pairing: SidecarPairing)? = nil
 
-    private struct FolderID: Hashable {
+    private struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
     }
@@ -80,6 +85,10 @@ struct FileWalker {
             return
         }
         guard info.isDirectory else {
+            guard yielded.insert(FileID(device: info.device, inode: info.inode)).inserted else {
+                _ = yield(.skipped(root, reason: Self.repeatedFileReason))
+                return
+            }
             // A file given by path: a sidecar is read alone, a photo with the sidecars beside it.
             let name = root.lastIndex(of: UInt8(ascii: "/")).map { root[($0 + 1)...] } ?? root[...]
             if Sidecar.kind(ofName: name) != nil {
@@ -99,6 +108,8 @@ struct FileWalker {
     /// to visit.
     private struct Frame {
         var folder: [UInt8]
+        /// The device the folder is on, and so its files.
+        var device: UInt64
         /// The folder, open: its subfolders are opened relative to it (`nil` below ``heldDepth``).
         var handle: FolderDescriptor?
         var relative: [UInt8]
@@ -110,8 +121,11 @@ struct FileWalker {
         var sidecars: [Int: SidecarMatch] = [:]
         var claimed = Set<[UInt8]>()
 
-        init(folder: [UInt8], handle: FolderDescriptor, relative: [UInt8], depth: Int, listing: Listing) {
+        init(
+            folder: [UInt8], device: UInt64, handle: FolderDescriptor, relative: [UInt8], depth: Int, listing: Listing
+        ) {
             self.folder = folder
+            self.device = device
             self.handle = depth < FileWalker.heldDepth ? handle : nil
             self.relative = relative
             self.depth = depth
@@ -139,6 +153,8 @@ struct FileWalker {
     }
 
     private static let loopReason = "already scanned (a symbolic link loop or a repeated path)"
+    private static let repeatedFileReason =
+        "already scanned: the same file as another path (repeated, linked or hard-linked)"
 
     private mutating func walkFolder(_ root: [UInt8], _ rootInfo: FileStatus, _ yield: (Found) -> Bool) {
         // The folder given is followed even under --no-follow (like find -H); it is the folder
@@ -152,7 +168,7 @@ struct FileWalker {
             _ = yield(.unreadable(root, errno: error.code))
             return
         }
-        guard visited.insert(FolderID(device: info.device, inode: info.inode)).inserted else {
+        guard visited.insert(FileID(device: info.device, inode: info.inode)).inserted else {
             _ = yield(.skipped(root, reason: Self.loopReason))
             return
         }
@@ -160,9 +176,10 @@ struct FileWalker {
         if let maxDepth, maxDepth < 1 { return }
         // Depth-first, with an explicit stack: no recursion limit on deep trees.
         var stack: [Frame] = []
-        switch list(handle, relative: []) {
+        switch list(handle, device: info.device, relative: []) {
         case .success(let listing):
-            stack.append(Frame(folder: root, handle: handle, relative: [], depth: 0, listing: listing))
+            stack.append(
+                Frame(folder: root, device: info.device, handle: handle, relative: [], depth: 0, listing: listing))
         case .failure(let error):
             _ = yield(.unreadable(root, errno: error.code))
             return
@@ -191,21 +208,32 @@ struct FileWalker {
                     continue
                 }
                 let name = Array(stack[top].names[entry.range])
-                let handle: FolderDescriptor
+                let handle: FolderDescriptor, device: UInt64
                 switch enter(name, of: stack[top].handle, at: path, listed: id) {
-                case .success(let opened): handle = opened
+                case .success(let opened): (handle, device) = opened
                 case .failure(let failure):
                     if !yield(failure.found(path)) { return }
                     continue
                 }
                 let relative = stack[top].relative.isEmpty ? name : join(stack[top].relative, name)
-                switch list(handle, relative: relative) {
+                switch list(handle, device: device, relative: relative) {
                 case .success(let listing):
                     stack.append(
-                        Frame(folder: Array(path), handle: handle, relative: relative, depth: depth, listing: listing))
+                        Frame(
+                            folder: Array(path), device: device, handle: handle, relative: relative, depth: depth,
+                            listing: listing))
                 case .failure(let error): if !yield(.unreadable(path, errno: error.code)) { return }
                 }
-            case .file:
+            case .file(let id):
+                let sidecar = !photoName && Sidecar.kind(ofName: stack[top].names[entry.range]) != nil
+                // A file reached again (a link, a hard link, a folder given after a file in it).
+                if photoName || (sidecar && !stack[top].claimed.contains(Array(stack[top].names[entry.range])))
+                    || (!photoName && !sidecar && allFiles),
+                    !yielded.insert(id).inserted
+                {
+                    if !yield(.skipped(path, reason: Self.repeatedFileReason)) { return }
+                    continue
+                }
                 if photoName {
                     let found = stack[top].sidecars[index].map { $0.joined(to: Self.folderPrefix(stack[top].folder)) }
                     if !yield(found.map { .paired(path, sidecars: $0) } ?? .regular(path)) { return }
@@ -246,8 +274,8 @@ struct FileWalker {
     /// Opens the subfolder `name` of the folder open as `parent` (by its full `path` when the
     /// parent is not held open), and checks that it is still the folder `listed`.
     private mutating func enter(
-        _ name: [UInt8], of parent: FolderDescriptor?, at path: [UInt8], listed: FolderID
-    ) -> Result<FolderDescriptor, EnterFailure> {
+        _ name: [UInt8], of parent: FolderDescriptor?, at path: [UInt8], listed: FileID
+    ) -> Result<(FolderDescriptor, device: UInt64), EnterFailure> {
         let handle: FolderDescriptor
         let info: FileStatus
         do {
@@ -268,13 +296,13 @@ struct FileWalker {
             }
             return .failure(.changed("no longer a folder: replaced while scanned"))
         }
-        let id = FolderID(device: info.device, inode: info.inode)
-        guard id != listed else { return .success(handle) }
+        let id = FileID(device: info.device, inode: info.inode)
+        guard id != listed else { return .success((handle, id.device)) }
         // Under --no-follow a folder opened by path may have been reached through a link put
         // in place of a folder above it: only the folder listed may be entered. Otherwise the
         // new folder is walked, as a link to it would be, once.
         if noFollow { return .failure(.changed("replaced by another folder while scanned: not entered (--no-follow)")) }
-        return visited.insert(id).inserted ? .success(handle) : .failure(.loop)
+        return visited.insert(id).inserted ? .success((handle, id.device)) : .failure(.loop)
     }
 
     /// `folder` ending in one `/`, for names to be appended to.
@@ -324,8 +352,9 @@ struct FileWalker {
     }
 
     private enum Kind {
-        case folder(FolderID)
-        case file
+        case folder(FileID)
+        /// A regular file (or a link to one), and which.
+        case file(FileID)
         case special
         case broken(Int32)
     }
@@ -353,7 +382,7 @@ struct FileWalker {
     ///
     /// The names are read into one array (not an array each), and the entries sorted by where
     /// their names are.
-    private func list(_ folder: FolderDescriptor, relative: [UInt8]) -> Result<Listing, WalkError> {
+    private func list(_ folder: FolderDescriptor, device: UInt64, relative: [UInt8]) -> Result<Listing, WalkError> {
         let stream: DirectoryStream
         do { stream = try DirectoryStream(folder) } catch { return .failure(WalkError(code: error.code)) }
         var listing = Listing()
@@ -375,15 +404,15 @@ struct FileWalker {
             }
             var kind: Kind
             switch type {
-            case .regular: kind = .file
+            case .regular: kind = .file(FileID(device: device, inode: entry.inode))
             case .directory, .symbolicLink, .unknown:
                 // Looked up in the folder open, not by path; under --no-follow, the entry
                 // itself: a link found only now (the listing did not say) is left out too.
                 do {
                     let info = try folder.status(ofEntry: listing.names[start...], followingLinks: !noFollow)
                     switch info.kind {
-                    case .directory: kind = .folder(FolderID(device: info.device, inode: info.inode))
-                    case .regular: kind = .file
+                    case .directory: kind = .folder(FileID(device: info.device, inode: info.inode))
+                    case .regular: kind = .file(FileID(device: info.device, inode: info.inode))
                     case .symbolicLink:
                         listing.names.removeSubrange(start...)
                         continue

@@ -274,6 +274,10 @@ package struct DirectoryEntry {
         withDirectoryEntryName(entry, body)
     }
 
+    /// The entry's inode number (`d_ino`), which with the folder's device says which file it is
+    /// without a `stat(2)`.
+    package var inode: UInt64 { UInt64(entry.pointee.d_ino) }
+
     /// What the listing says the entry is.
     package var kind: Kind {
         switch Int32(entry.pointee.d_type) {

@@ -60,21 +60,26 @@ import Testing
         #expect(
             files == [
                 "./UPPER.JPEG", "./a/b/c/deep.jpg", "./a/x.jpg", "./comma,name.jpg", "./dangling.jpg", "./empty.jpeg",
-                "./link.jpg", "./new\nline.jpg", "./pipe.jpg", "./quote\"s.jpg", "./tab\tname.jpg", "./with space.jpg",
+                "./new\nline.jpg", "./pipe.jpg", "./quote\"s.jpg", "./tab\tname.jpg", "./with space.jpg",
                 "./é.jpg", "./\u{FFFD}\u{FFFD}.jpg",
             ])
         let status = Dictionary(uniqueKeysWithValues: records.map { ($0["file"] as! String, $0["status"] as! String) })
         #expect(status["./a/b/c/deep.jpg"] == "located")
-        #expect(status["./link.jpg"] == "located")  // a link to a photo is read
+        #expect(status["./link.jpg"] == nil)  // a link to a photo already read: one record per file
         #expect(status["./\u{FFFD}\u{FFFD}.jpg"] == "no-gps")  // opened by its real bytes
         let errors = Dictionary(uniqueKeysWithValues: records.map { ($0["file"] as! String, $0["error"] as? String) })
         #expect(errors["./pipe.jpg"] == "not a regular file (FIFO)")
         #expect(errors["./empty.jpeg"] == "file is empty")
         #expect(errors["./dangling.jpg"] == "cannot open: no such file or directory")
-        // The loop a/loop → .. is not followed, and said so once.
+        // The loop a/loop → .. is not followed, and said so once; link.jpg, the same file as
+        // a/x.jpg, is not read again, and said so.
         let stderr = String(decoding: result.errors, as: UTF8.self)
         #expect(stderr.contains("phototag: ./a/loop: already scanned (a symbolic link loop or a repeated path)\n"))
-        #expect(stderr.components(separatedBy: "already scanned").count == 2)
+        #expect(
+            stderr.contains(
+                "phototag: ./link.jpg: already scanned: the same file as another path (repeated, linked or hard-linked)\n"
+            ))
+        #expect(stderr.components(separatedBy: "already scanned").count == 3)
     }
 
     /// Only what the listing shows to be a regular file (or a link to one) is found as
@@ -96,16 +101,23 @@ import Testing
             return true
         }
         #expect(found["a/x.jpg"] == "regular" && found["UPPER.JPEG"] == "regular")
-        #expect(found["link.jpg"] == "regular")  // a link to a photo, followed
+        #expect(found["link.jpg"] == "other")  // a link to a/x.jpg, found already: skipped
         #expect(found["pipe.jpg"] == "file")
         #expect(found["dangling.jpg"] == "unreadable")
-        // Given by path, a file is not typed by a listing.
+        // Given by path, a file is not typed by a listing (and one already found is skipped).
         var given: [String] = []
-        walker.walk(Array((root + "/a/x.jpg").utf8)) { item in
-            if case .file = item { given.append("file") }
-            return true
+        for var walking in [FileWalker(hidden: false, allFiles: false), walker] {
+            walking.walk(Array((root + "/a/x.jpg").utf8)) { item in
+                switch item {
+                case .file: given.append("file")
+                case .skipped(_, let reason): given.append(reason)
+                default: given.append("other")
+                }
+                return true
+            }
         }
-        #expect(given == ["file"])
+        #expect(
+            given == ["file", "already scanned: the same file as another path (repeated, linked or hard-linked)"])
     }
 
     /// One worker renders a batch's records through one buffer: a shorter record after a longer
@@ -230,14 +242,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let json = try Binary.run(["scan", "--no-place", "--json", "-q", "."], directory: root)
         let array = try #require(try JSONSerialization.jsonObject(with: json.output) as? [[String: Any]])
-        #expect(array.count == 14)
+        #expect(array.count == 13)
         let geojson = try Binary.run(
             ["scan", "--no-place", "--format", "geojson", "--all-records", "-q", "."], directory: root)
         let collection = try #require(try JSONSerialization.jsonObject(with: geojson.output) as? [String: Any])
-        #expect((collection["features"] as? [Any])?.count == 14)
+        #expect((collection["features"] as? [Any])?.count == 13)
         let csv = try Binary.run(["scan", "--no-place", "--format", "csv", "-q", "."], directory: root)
         let rows = try parseCSV(csv.text)
-        #expect(rows.count == 15)
+        #expect(rows.count == 14)
         #expect(rows[0] == CSVColumns.photo)
         #expect(rows.dropFirst().map { $0[0] } == array.map { $0["file"] as! String })  // the CSV round-trips
         #expect(rows.allSatisfy { $0.count == CSVColumns.photo.count })

@@ -129,7 +129,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = try Binary.run(["scan", "--no-place", "--format", "ndjson"] + options + ["."], directory: root)
         let stderr = String(decoding: result.errors, as: UTF8.self).split(separator: "\n").map(String.init)
-        let errors = stderr.filter { !$0.hasSuffix("already scanned (a symbolic link loop or a repeated path)") }
+        // Notes of what was not read again (a loop, a link to a file read already) are not
+        // errors: the folder or file they name has its records.
+        let errors = stderr.filter { !$0.contains(": already scanned") }
         let expected = Self.errorLines(try Self.records(result))
         #expect(!expected.isEmpty)
         #expect(errors == expected)
@@ -398,7 +400,7 @@ import Testing
         // By path below the root: '*' does not cross '/', but an excluded folder takes its files.
         #expect(
             try Self.scanned(root, ["--exclude", "a/*", "--exclude", "*/node_modules"])
-                == ["link.jpg", "linkdir/o.jpg", "node_modules/x.jpg", "top.jpg"])
+                == ["link.jpg", "linkdir/o.jpg", "node_modules/x.jpg"])  // top.jpg: read as link.jpg
         #expect(
             try Self.scanned(root, ["--exclude", "a/s*", "--exclude", "l*", "--exclude", "*modules"])
                 == ["a/b/deep.jpg", "a/keep.jpg", "top.jpg"])
