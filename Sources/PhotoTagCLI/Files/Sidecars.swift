@@ -32,7 +32,8 @@ struct SidecarMatch: Sendable, Equatable {
 ///
 /// XMP: `NAME.EXT.xmp` (darktable, digiKam) before `NAME.xmp` (Lightroom). Google Takeout:
 /// `NAME.EXT.json` or `NAME.EXT.supplemental-metadata.json`; for `NAME(n).EXT`,
-/// `NAME.EXT(n).json`; for an edited copy `NAME-edited.EXT`, the original's JSON; and names that
+/// `NAME.EXT(n).json`; for an edited copy `NAME-edited.EXT` (or `-bearbeitet`, `-modifié`… in
+/// the account's language: ``editedSuffixes``), the original's JSON; and names that
 /// Takeout cut so that the JSON file's name is at most 51 characters (46 before `.json`). A
 /// photo gets at most one XMP and one JSON sidecar; a sidecar may belong to several photos (a
 /// raw and its JPEG share `NAME.xmp`).
@@ -193,6 +194,67 @@ struct SidecarPairing {
 
     private static let supplemental = Array(".supplemental-metadata".utf8)
 
+    /// The suffixes Google Photos gives the name of an edited copy, in the account's language
+    /// (`IMG_1234-bearbeitet.jpg` beside `IMG_1234.jpg`): the original's JSON is the copy's. As
+    /// the public Takeout tools collect them (GooglePhotosTakeoutHelper and its forks,
+    /// google-photos-migrate, PhotoMigrator and others), lower case, each in NFC and,
+    /// for names written on macOS, NFD (accents and Hangul decomposed). ASCII letters are matched
+    /// in any case.
+    static let editedSuffixes: [[UInt8]] = {
+        let suffixes = [
+            "-edited",  // English
+            "-bearbeitet",  // German
+            "-modifi\u{E9}",  // French: modifié
+            "-modificato",  // Italian
+            "-bewerkt",  // Dutch
+            "-edytowane",  // Polish
+            "-editado",  // Spanish, Portuguese
+            "-ha editado",  // Spanish
+            "-editat",  // Catalan
+            "-muokattu",  // Finnish
+            "-redigerad",  // Swedish
+            "-redigert",  // Norwegian
+            "-redigeret",  // Danish
+            "-upraven\u{E9}",  // Slovak: upravené
+            "-d\u{FC}zenlendi",  // Turkish: düzenlendi
+            "-\u{438}\u{437}\u{43C}\u{435}\u{43D}\u{435}\u{43D}\u{43D}\u{44B}\u{439}",  // Russian: измененный
+            // Ukrainian: відредаговано
+            "-\u{432}\u{456}\u{434}\u{440}\u{435}\u{434}\u{430}\u{433}\u{43E}\u{432}\u{430}\u{43D}\u{43E}",
+            "-\u{7DE8}\u{96C6}\u{6E08}\u{307F}",  // Japanese: 編集済み
+            "-\u{7F16}\u{8F91}",  // Chinese (simplified): 编辑
+            "-\u{5DF2}\u{4FEE}\u{6539}",  // Chinese (simplified): 已修改
+            "-\u{5DF2}\u{7DE8}\u{8F2F}",  // Chinese (traditional): 已編輯
+            "-\u{D3B8}\u{C9D1}\u{B428}",  // Korean: 편집됨
+        ]
+        var forms: [[UInt8]] = []
+        for suffix in suffixes {
+            for form in [Array(suffix.utf8), Array(decomposed(suffix).utf8)] where !forms.contains(form) {
+                forms.append(form)
+            }
+        }
+        // Longest first: a suffix that ends another is tried after it.
+        return forms.sorted { $0.count > $1.count }
+    }()
+
+    /// `text` in NFD as far as the suffixes above need it: é and ü decomposed, and Hangul
+    /// syllables into their jamo (the algorithm of Unicode's chapter 3.12).
+    static func decomposed(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0xE9: scalars += ["e", "\u{301}"]
+            case 0xFC: scalars += ["u", "\u{308}"]
+            case 0xAC00...0xD7A3:
+                let index = scalar.value - 0xAC00
+                scalars.append(Unicode.Scalar(0x1100 + index / 588)!)
+                scalars.append(Unicode.Scalar(0x1161 + index % 588 / 28)!)
+                if index % 28 != 0 { scalars.append(Unicode.Scalar(0x11A7 + index % 28)!) }
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
     /// The Takeout JSON of a photo name: exact names, then the `(n)` and `-edited` forms, then
     /// names cut at 46 characters.
     private func takeout(_ name: [UInt8]) -> Found {
@@ -200,9 +262,10 @@ struct SidecarPairing {
         if let dot = name.lastIndex(of: UInt8(ascii: ".")) {
             let stem = Array(name[..<dot]), suffix = Array(name[dot...])
             if let (original, n) = Self.splitNumber(stem) { forms.append(JSONKey(base: original + suffix, number: n)) }
-            let edited = Array("-edited".utf8)
-            if stem.count > edited.count, Self.folded(Array(stem.suffix(edited.count))) == edited {
+            for edited in Self.editedSuffixes
+            where stem.count > edited.count && Self.folded(Array(stem.suffix(edited.count))) == edited {
                 forms.append(JSONKey(base: Array(stem.dropLast(edited.count)) + suffix, number: 0))
+                break
             }
         }
         for form in forms {

@@ -88,6 +88,42 @@ import Testing
         #expect((json["time"] as? [String: Any])?["utc"] as? String == "2019-07-04T14:20:00Z")
     }
 
+    /// Issue 23, item 10: an edited copy named in the account's language (`-bearbeitet`,
+    /// `-modifié`, `-編集済み`…) takes the original's JSON, as `-edited` did; in NFC and, as
+    /// macOS writes names, NFD; ASCII letters in any case.
+    @Test func editedCopiesInEveryLanguageTakeTheOriginalsJSON() throws {
+        var files: [String: Any] = [:]
+        var expected: [String: (String, Double)] = [:]
+        let suffixes = SidecarPairing.editedSuffixes.map { String(decoding: $0, as: UTF8.self) }
+        #expect(suffixes.count > 25)  // 22 suffixes, 6 of them with an NFD form of their own
+        for (index, suffix) in suffixes.enumerated() {
+            let latitude = 10.0 + Double(index)
+            // Every third with its ASCII letters in upper case (-EDITED, -MODIFIé).
+            let asciiUpper = String(
+                suffix.unicodeScalars.map { ("a"..."z").contains($0) ? Character($0).uppercased() : String($0) }
+                    .joined())
+            let photo = "p\(index)\(index % 3 == 0 ? asciiUpper : suffix).jpg"
+            files["p\(index).jpg.json"] = Self.takeout(latitude, 1)
+            files[photo] = Self.bare
+            expected[photo] = ("p\(index).jpg.json", latitude)
+        }
+        // Not a suffix: a word that only ends like one, and one without its dash.
+        files["q.jpg.json"] = Self.takeout(5, 1)
+        files["qedited.jpg"] = Self.bare
+        let root = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try Self.records(["scan", root])
+        let byName = Dictionary(uniqueKeysWithValues: result.records.map { ($0.name, $0.record) })
+        for (photo, (sidecar, latitude)) in expected {
+            let record = try #require(byName[photo], "\(photo) has no record")
+            #expect(Self.name(record["sidecar"]) == sidecar, "\(photo)")
+            #expect(Self.gps(record)?.0 == latitude, "\(photo)")
+        }
+        #expect(byName["qedited.jpg"]?["status"] as? String == "no-gps")
+        #expect(SidecarPairing.decomposed("-modifi\u{E9}").unicodeScalars.count == 9)
+        #expect(SidecarPairing.decomposed("\u{D3B8}").unicodeScalars.map(\.value) == [0x1111, 0x1167, 0x11AB])
+    }
+
     @Test func everyNamingRulePairsThePhotoWithItsSidecar() throws {
         let long = "PXL_20190704_183015123.PORTRAIT-01.COVER_Family.jpg"
         let medium = "IMG_20190705_101010_top_of_hill.jpg"
