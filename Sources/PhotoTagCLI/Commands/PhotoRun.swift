@@ -143,9 +143,14 @@ extension Context {
                         diagnose("phototag: \(quotedForTerminal(processed.pointee.record.file)): \(error)\n", state)
                     }
                 } else if output.format == .text {
-                    // An unusable GPS block's warnings are in the record line itself.
+                    // Every warning of the record, as JSON and CSV have them (a sidecar that
+                    // cannot be read beside a photo without GPS too), but an unusable GPS
+                    // block's, which are in the record line itself.
                     let record = processed.pointee.record
-                    let shown = status == .located ? record.warnings : record.time?.warnings.map(\.description) ?? []
+                    let shown =
+                        status == .invalidGPS
+                        ? record.sidecarWarnings + (record.time?.warnings.map(\.description) ?? [])
+                        : record.warnings
                     for warning in shown {
                         diagnose("phototag: \(quotedForTerminal(record.file)): warning: \(warning)\n", state)
                     }

@@ -124,6 +124,23 @@ import Testing
         #expect(SidecarPairing.decomposed("\u{D3B8}").unicodeScalars.map(\.value) == [0x1111, 0x1167, 0x11AB])
     }
 
+    /// Issue 23, item 11: text showed a broken sidecar beside a photo without GPS nowhere, only
+    /// JSON and CSV had it; it is now a warning line on stderr, as a located photo's are.
+    @Test func textSaysWhyANoGPSPhotoHasNoPosition() throws {
+        let root = try Self.folder(["a.jpg": Self.bare, "a.jpg.xmp": Data("<x:xmpmeta><rdf:RDF".utf8)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = try Binary.run(["locate", "a.jpg"], directory: root)
+        #expect(text.text == "a.jpg  no GPS\n")
+        #expect(
+            String(decoding: text.errors, as: UTF8.self)
+                == "phototag: a.jpg: warning: sidecar a.jpg.xmp: malformed file: the XMP sidecar is not well-formed XML\n"
+        )
+        let plain = try Self.folder(["b.jpg": Self.bare])
+        defer { try? FileManager.default.removeItem(atPath: plain) }
+        let quiet = try Binary.run(["locate", "b.jpg"], directory: plain)
+        #expect(quiet.text == "b.jpg  no GPS\n" && quiet.errors.isEmpty)
+    }
+
     @Test func everyNamingRulePairsThePhotoWithItsSidecar() throws {
         let long = "PXL_20190704_183015123.PORTRAIT-01.COVER_Family.jpg"
         let medium = "IMG_20190705_101010_top_of_hill.jpg"
