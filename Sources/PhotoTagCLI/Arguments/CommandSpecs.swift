@@ -175,8 +175,10 @@ enum Commands {
             to it in walk order, and a note on stderr for a path given again, a link to a file
             read already or a hard link; with --no-follow, links inside folders are skipped
             (paths given are still followed, like find -H), and a folder replaced by a link while
-            the scan runs is reported, not entered. --exclude (repeatable) is matched with fnmatch(3) against each entry's
-            name and its path below the path given; an excluded folder is not entered. Paths given
+            the scan runs is reported, not entered. --exclude (repeatable) is matched with
+            fnmatch(3), in any case as the extensions are, against each entry's name and its path
+            below the path given; an excluded folder is not entered. A --files-from list may have
+            CRLF line ends and a byte order mark (as Windows tools write it). Paths given
             are always read, at depth 0; --max-depth 0 reads only the files given. A path is
             needed, as for locate: give . for the current folder (scan without a path or
             --files-from is a usage error, not a walk of wherever it was started).

@@ -368,8 +368,11 @@ struct FileWalker {
                 exclude.contains { pattern in
                     pattern.withUnsafeBufferPointer { buffer in
                         buffer.withMemoryRebound(to: CChar.self) { pattern in
-                            fileNameMatches(pattern: pattern.baseAddress!, name, pathName: false)
-                                || fileNameMatches(pattern: pattern.baseAddress!, path, pathName: true)
+                            // In any case, as the photo extensions are matched: --exclude '*.MOV'
+                            // leaves out clip.mov.
+                            fileNameMatches(pattern: pattern.baseAddress!, name, pathName: false, foldingCase: true)
+                                || fileNameMatches(
+                                    pattern: pattern.baseAddress!, path, pathName: true, foldingCase: true)
                         }
                     }
                 }

@@ -136,10 +136,17 @@ package func adviseWillNeed(_ descriptor: Int32, byteCount: Int) {
 }
 
 /// Whether `name` matches the shell pattern `pattern` (`fnmatch(3)`); with `pathName`, a `/` in
-/// `name` is matched only by a `/` in the pattern (`FNM_PATHNAME`).
-package func fileNameMatches(pattern: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, pathName: Bool) -> Bool {
-    fnmatch(pattern, name, pathName ? FNM_PATHNAME : 0) == 0
+/// `name` is matched only by a `/` in the pattern (`FNM_PATHNAME`); with `foldingCase`, letters
+/// match in either case (`FNM_CASEFOLD`; ASCII letters, as phototag never sets a locale).
+package func fileNameMatches(
+    pattern: UnsafePointer<CChar>, _ name: UnsafePointer<CChar>, pathName: Bool, foldingCase: Bool = false
+) -> Bool {
+    fnmatch(pattern, name, (pathName ? FNM_PATHNAME : 0) | (foldingCase ? caseFoldFlag : 0)) == 0
 }
+
+/// `FNM_CASEFOLD`, which glibc declares only with `_GNU_SOURCE` (so not to Swift): 1 << 4 in
+/// glibc, musl and the BSDs (macOS) alike.
+private let caseFoldFlag: Int32 = 1 << 4
 
 /// Whether `descriptor` is a terminal (`isatty(3)`).
 package func refersToTerminal(_ descriptor: Int32) -> Bool { isatty(descriptor) == 1 }

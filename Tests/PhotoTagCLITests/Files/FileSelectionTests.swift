@@ -299,6 +299,19 @@ import Testing
         #expect(result.status == 2)
     }
 
+    /// Issue 23, item 14: a list written on Windows (CRLF line ends, a byte order mark) named
+    /// files that do not exist, `a.jpg\r`.
+    @Test(arguments: ["locate", "scan"])
+    func aListWithCRLFLineEndsAndAByteOrderMarkIsRead(command: String) throws {
+        let first = Fixtures.photo("no-exif.jpg"), second = Fixtures.photo("ne-little-endian.jpg")
+        let list = Data([0xEF, 0xBB, 0xBF]) + Data("\(first)\r\n\(second)\r\n\r\n".utf8)
+        let result = try Binary.run([command, "--no-place", "--format", "ndjson", "--files-from", "-"], input: list)
+        let records = try Self.records(result)
+        #expect(records.map { $0["file"] as? String } == [first, second])
+        #expect(records.allSatisfy { $0["error"] is NSNull })
+        #expect(result.status == (command == "locate" ? 1 : 0))  // locate: no-exif.jpg has no position
+    }
+
     @Test(arguments: ["locate", "scan"])
     func aNULSeparatedListKeepsEveryByteOfItsNames(command: String) throws {
         let directory = try makeTemporaryDirectory()
@@ -406,6 +419,17 @@ import Testing
                 == ["a/b/deep.jpg", "a/keep.jpg", "top.jpg"])
         // A path given is always read.
         #expect(try Self.scanned(root, ["--exclude", "*.jpg"], paths: ["top.jpg", "."]) == ["top.jpg"])
+    }
+
+    /// Issue 23, item 14: --exclude matched in one case only, while the photo extensions are
+    /// matched in any: `--exclude '*.JPG'` now leaves out `top.jpg` too, by name and by path.
+    @Test func excludeMatchesInAnyCaseAsExtensionsDo() throws {
+        let (base, root) = try Self.makeWalkTree()
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(
+            try Self.scanned(root, ["--exclude", "NODE_MODULES", "--exclude", "LINK*", "--exclude", "A/SKIP.JPG"])
+                == ["a/b/deep.jpg", "a/keep.jpg", "top.jpg"])
+        #expect(try Self.scanned(root, ["--exclude", "*.JPG"]).isEmpty)
     }
 
     @Test func maxDepthCountsLikeFind() throws {
