@@ -114,6 +114,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     /// A PNG chunk's CRC does not match its bytes, so the chunk (`eXIf`, or the XMP `iTXt`) is
     /// damaged and not used.
     case badChunkCRC(chunk: String)
+    /// GPSMapDatum names a datum that is not WGS 84 nor within a few metres of it (TOKYO,
+    /// NAD27, WGS-72…, or one phototag does not know): the position is given as stored, not
+    /// converted. `offset` is how far off such positions typically are, when known.
+    case datumNotWGS84(datum: String, offset: String?)
 
     /// The warning as one lowercase line without a final period, as records print it.
     public var description: String {
@@ -172,6 +176,10 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "the 3GPP 'loci' box is not valid: \(reason)"
         case .badChunkCRC(let chunk):
             "the CRC of PNG chunk '\(chunk)' does not match its bytes; the chunk is not used"
+        case .datumNotWGS84(let datum, let offset?):
+            "the position's datum is \(datum), not WGS 84 (\(offset)); it is given as stored, not converted"
+        case .datumNotWGS84(let datum, nil):
+            "the position's datum is \(datum), not known to be WGS 84; it is given as stored, not converted"
         }
     }
 }

@@ -74,11 +74,35 @@ extension GPSFix {
         }
         let horizontalError = decodeScalar(tags.horizontalError, field: .horizontalError, warnings: &warnings)
         let mapDatum = tags.mapDatum?.text.flatMap { $0.isEmpty ? nil : $0 }
+        if let mapDatum, let warning = Self.datumWarning(mapDatum) { warnings.append(warning) }
         // Every value was checked above against the invariants GPSFix enforces, so this is a fix.
         let fix = GPSFix(
             latitude: latitude, longitude: longitude, altitude: altitude, timestamp: timestamp, direction: direction,
             directionReference: directionReference, speed: speed, horizontalError: horizontalError, mapDatum: mapDatum)
         return GPSDecoding(fix: fix, warnings: warnings)
+    }
+
+    /// The warning for a GPSMapDatum that is not WGS 84, or `nil` for WGS 84 and the datums
+    /// within a few metres of it (ITRF and its regional realizations: ETRS89, RGF93, NAD83,
+    /// GDA94, GDA2020, JGD2000, JGD2011, CGCS2000…; EPSG codes 4326 and 9777 too). Names are
+    /// compared in upper case, without spaces, dashes and underscores.
+    static func datumWarning(_ datum: String) -> GPSWarning? {
+        let key = String(datum.uppercased().unicodeScalars.filter { !" -_\0".unicodeScalars.contains($0) })
+        guard !key.isEmpty else { return nil }
+        let near = [
+            "WGS84", "WGS1984", "EPSG4326", "EPSG:4326", "ITRF", "ETRS89", "ETRF", "RGF93", "EPSG:9777",
+            "NAD83", "GDA94", "GDA2020", "JGD2000", "JGD2011", "CGCS2000", "SIRGAS", "WGS84(G",
+        ]
+        if near.contains(where: { key.hasPrefix($0) }) { return nil }
+        let known: [(prefix: String, offset: String)] = [
+            ("TOKYO", "Tokyo datum positions are about 400 to 500 m off in Japan"),
+            ("NAD27", "NAD27 positions are up to about 100 m off in North America"),
+            ("WGS72", "WGS 72 positions are about 10 m off"),
+            ("ED50", "ED50 positions are about 100 to 200 m off in Europe"),
+            ("OSGB36", "OSGB36 positions are up to about 120 m off in Great Britain"),
+        ]
+        let offset = known.first { key.hasPrefix($0.prefix) }?.offset
+        return .datumNotWGS84(datum: datum, offset: offset)
     }
 
     /// Which coordinate is being decoded: its tag names, letters and limit.
