@@ -30,7 +30,8 @@ enum Options {
         name: "--summary",
         help: "Count files per status, country, place (text: the whole output; json, ndjson: JSON)")
     static let summaryFile = OptionSpec(
-        name: "--summary-file", value: "<file>", help: "Write the summary to this file instead (implies --summary)")
+        name: "--summary-file", value: "<file>",
+        help: "Write the summary to this file instead (implies --summary; -: stdout, in place of the records)")
 
     static let version = OptionSpec(
         name: "--version", short: "-V", help: "Show the version and the place data's source")

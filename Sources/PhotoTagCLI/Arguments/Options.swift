@@ -33,9 +33,11 @@ struct OutputOptions: Equatable, Sendable {
     /// Where the summary goes instead of standard error (or, in text, standard output).
     var summaryFile: String? = nil
 
-    /// Whether the summary is the whole output (`--summary` in text, without a summary file):
-    /// records are counted, not printed.
-    var summaryReplacesRecords: Bool { summary && format == .text && summaryFile == nil }
+    /// Whether the summary is the whole output (`--summary` in text, without a summary file, or
+    /// `--summary-file -` in any format): records are counted, not printed.
+    var summaryReplacesRecords: Bool {
+        summary && ((format == .text && summaryFile == nil) || summaryFile == "-")
+    }
     /// How text output shows coordinates (`--coordinates`); the other formats stay decimal.
     var coordinates = CoordinateStyle.decimal
 }

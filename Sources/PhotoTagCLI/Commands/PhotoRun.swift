@@ -203,7 +203,9 @@ extension Context {
                 state.progress.finish()
                 let output = state.context.output
                 if summaryOnly {
-                    output.write(state.summary.text())
+                    // In the format's form: JSON for json and ndjson (--summary-file -), text otherwise.
+                    let json = self.output.format == .json || self.output.format == .ndjson
+                    output.write(json ? state.summary.json() : state.summary.text())
                 } else {
                     output.write(state.emitter.formatter.footer(count: state.emitter.count))
                     if self.output.format.isMap {

@@ -92,6 +92,27 @@ import Testing
         try Self.check(String(contentsOfFile: file, encoding: .utf8), against: records)
     }
 
+    /// Issue 23, item 9: `--summary --json` wrote the summary to stderr, among the warnings.
+    /// `--summary-file -` writes it to standard output in place of the records: the summary
+    /// alone, while stderr keeps what it says of the files.
+    @Test func summaryFileDashPrintsOnlyTheSummaryOnStandardOutput() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/summary.json"
+        for format in ["json", "ndjson"] {
+            let arguments = ["scan", "--format", format, "--places", Fixtures.places, Fixtures.root + "/photos"]
+            let dash = Self.run(arguments + ["--summary-file", "-"])
+            let toFile = Self.run(arguments + ["--summary-file", file])
+            #expect(dash.output == (try String(contentsOfFile: file, encoding: .utf8)), "\(format)")
+            #expect(try Self.object(dash.output)["files"] as? Int == 61)
+            #expect(dash.output.split(separator: "\n").count == 1)
+            #expect(dash.errors == toFile.errors && !dash.errors.isEmpty)  // the errors' lines, no summary
+            #expect(dash.status == toFile.status)
+        }
+        let text = Self.run(["scan", "--summary-file", "-", "--places", Fixtures.places, Fixtures.root + "/photos"])
+        #expect(text.output.hasPrefix("61 files\n"))
+    }
+
     @Test func textAndCSVWriteTheTextSummaryToTheFileAndStillPrintTheRecords() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
