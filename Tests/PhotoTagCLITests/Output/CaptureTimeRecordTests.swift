@@ -345,12 +345,14 @@ struct TimedPhoto {
         let rows = csv.text.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
         try #require(rows.count == 2)
         let header = rows[0].map(String.init)
-        let columns = ["offset_time_original", "time_utc", "time_local", "time_offset_source", "warnings", "error"]
+        let columns = [
+            "offset_time_original", "time_utc", "time_local", "time_offset_source", "warnings", "error", "file_bytes",
+        ]
         let first = try #require(header.firstIndex(of: "offset_time_original"))
         #expect(Array(header[first...]) == columns)
         #expect(
             rows[1][first...].joined(separator: ",")
-                == ",2019-03-31T01:30:00Z,2019-03-31T03:30:00+02:00,timezone,\"\(warning)\",")
+                == ",2019-03-31T01:30:00Z,2019-03-31T03:30:00+02:00,timezone,\"\(warning)\",,")
         let collection = try #require(try JSONSerialization.jsonObject(with: Data(geojson.bytes)) as? [String: Any])
         let feature = try #require((collection["features"] as? [[String: Any]])?.first)
         let properties = try #require(feature["properties"] as? [String: Any])

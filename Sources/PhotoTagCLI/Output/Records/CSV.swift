@@ -82,6 +82,8 @@ private struct ColumnNames: RecordVisitor {
     }
 
     mutating func input(_ values: InputValues) { names += values.names.map(flatInputName) }
+
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) { names.append("file_bytes") }
 }
 
 /// The column of an input row's value in the flat formats: `input_` and the header's name.
@@ -138,6 +140,8 @@ private struct CSVFieldCollector: RecordVisitor {
     }
 
     mutating func input(_ values: InputValues) { fields += values.values }
+
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) { fields.append(path.map(base64)) }
 }
 
 extension PhotoRecord {

@@ -1,4 +1,5 @@
 import PhotoGPS
+import PhotoTagSupport
 import ReverseGeocoding
 
 // The fields of every record kind, each listed once: a photo's, a coordinate's, and the place
@@ -112,6 +113,10 @@ protocol RecordVisitor: FieldVisitor {
     /// its argument with each.
     @inline(__always)
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void)
+    /// A photo record's path as bytes, when they are not UTF-8 (`file` then has U+FFFD in their
+    /// place): `fileBytes` in JSON, only then; the `file_bytes` column of the flat formats,
+    /// empty for a path that is UTF-8.
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?)
     /// A `geocode` record's values from its input row (``InputValues``), last: an `input`
     /// object in JSON, `input_NAME` columns in the flat formats. Only records of a table with
     /// columns besides the coordinates have it.
@@ -182,6 +187,7 @@ extension PhotoRecord {
         }
         v.warnings("warnings") { body in forEachWarning { body(.text($0)) } }
         v.field("error", .string(reading.error?.description))
+        v.fileBytes(path.withUnsafeBytes { isValidUTF8($0) } ? nil : path)
     }
 
     /// Calls `body` with the record, its ``PhotoTexts`` and `visitor`, which it hands over

@@ -51,6 +51,11 @@ struct FlatFieldWriter: RecordVisitor {
         json.string(texts.isEmpty ? nil : texts.joined(separator: "; "))
     }
 
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
+        json.key(named: "file_bytes")
+        json.string(path.map(base64))
+    }
+
     mutating func input(_ values: InputValues) {
         for (name, value) in zip(values.names, values.values) {
             json.key(named: flatInputName(name))

@@ -63,6 +63,31 @@ struct JSONFieldWriter: RecordVisitor {
         json.key("input")
         writeInput(values, to: &json)
     }
+
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
+        guard let path else { return }
+        json.key("fileBytes")
+        json.string(base64(path))
+    }
+}
+
+/// `bytes` in base64 (RFC 4648, the standard alphabet, padded): how records give a path that
+/// is not UTF-8, byte for byte (`base64.b64decode` in Python, `base64 -d` in a shell).
+func base64(_ bytes: ArraySlice<UInt8>) -> String {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity((bytes.count + 2) / 3 * 4)
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+        let count = min(3, bytes.endIndex - index)
+        var chunk: UInt32 = 0
+        for offset in 0..<3 { chunk = chunk << 8 | UInt32(offset < count ? bytes[index + offset] : 0) }
+        for position in 0..<4 {
+            out.append(position <= count ? alphabet[Int(chunk >> (18 - 6 * UInt32(position)) & 63)] : UInt8(ascii: "="))
+        }
+        index += count
+    }
+    return String(decoding: out, as: UTF8.self)
 }
 
 /// The `input` object of a record: the row's values by column name, `null` for one it lacks.

@@ -178,6 +178,12 @@ struct CompactRecordWriter: RecordVisitor {
         writeInput(values, to: &json.pointee)
     }
 
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
+        guard let path else { return }
+        let text = base64(path)
+        keyed("fileBytes", room: JSONCursor.room(text)) { $0.string(text) }
+    }
+
     /// Ends the record: what is still open, then its own brace.
     @inline(__always)
     private mutating func finish() {
