@@ -276,17 +276,32 @@ enum CoordinateHeader: Equatable {
 /// or longitude column name (in any case, maybe in double or single quotes), one of each.
 func coordinateHeader(_ bytes: ArraySlice<UInt8>) -> CoordinateHeader? {
     guard let (first, second) = splitFields(trimmed(bytes)) else { return nil }
-    func name(_ field: ArraySlice<UInt8>) -> String {
-        var field = field
+    switch (CoordinateColumn(named: first), CoordinateColumn(named: second)) {
+    case (.latitude?, .longitude?): return .latitudeFirst
+    case (.longitude?, .latitude?): return .longitudeFirst
+    default: return nil
+    }
+}
+
+/// What a header's column name says its column holds: ``latitudeColumnNames`` or
+/// ``longitudeColumnNames``, in any case, maybe in double or single quotes.
+enum CoordinateColumn {
+    case latitude, longitude
+
+    init?(named field: some Collection<UInt8>) {
+        var field = ArraySlice(field)
         if field.count >= 2, let quote = field.first, quote == 0x22 || quote == 0x27, field.last == quote {
             field = field.dropFirst().dropLast()
         }
-        return String(decoding: field.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        let name = String(decoding: field.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+        if latitudeColumnNames.contains(name) {
+            self = .latitude
+        } else if longitudeColumnNames.contains(name) {
+            self = .longitude
+        } else {
+            return nil
+        }
     }
-    let (a, b) = (name(first), name(second))
-    if latitudeColumnNames.contains(a), longitudeColumnNames.contains(b) { return .latitudeFirst }
-    if longitudeColumnNames.contains(a), latitudeColumnNames.contains(b) { return .longitudeFirst }
-    return nil
 }
 
 // MARK: - Degrees, minutes and seconds

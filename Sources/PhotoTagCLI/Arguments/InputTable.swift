@@ -44,11 +44,9 @@ struct InputTable: Equatable, Sendable {
             line.contains(0x09) ? 0x09 : line.contains(0x3B) && !line.contains(0x2C) ? 0x3B : 0x2C
         guard let fields = split(line, separator: separator), fields.count >= 2 else { return nil }
         let names = fields.map { String(decoding: $0, as: UTF8.self) }
-        let lowered = names.map {
-            String(decoding: $0.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
-        }
-        let latitudes = lowered.indices.filter { latitudeColumnNames.contains(lowered[$0]) }
-        let longitudes = lowered.indices.filter { longitudeColumnNames.contains(lowered[$0]) }
+        let columns = fields.map { CoordinateColumn(named: $0) }
+        let latitudes = columns.indices.filter { columns[$0] == .latitude }
+        let longitudes = columns.indices.filter { columns[$0] == .longitude }
         guard latitudes.count == 1, longitudes.count == 1 else { return nil }
         var passed: [(index: Int, name: String)] = []
         var taken = Set<String>()
