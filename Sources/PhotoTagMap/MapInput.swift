@@ -61,18 +61,21 @@ package struct MapCounts: Sendable, Equatable {
     package var files: Int
     /// How many of them have a position.
     package var located: Int
+    /// How many of those the filters keep (`--near`, `--within`): the points drawn.
+    package var shown: Int
     /// What a record is, singular and plural, for the title (`12 files, 10 located`).
     package var noun: (String, String)
 
-    /// The counts of a run of `noun`s (singular, plural).
-    package init(files: Int, located: Int, noun: (String, String) = ("file", "files")) {
+    /// The counts of a run of `noun`s (singular, plural); `shown` is `located` unless given.
+    package init(files: Int, located: Int, shown: Int? = nil, noun: (String, String) = ("file", "files")) {
         self.files = files
         self.located = located
+        self.shown = shown ?? located
         self.noun = noun
     }
 
     /// Whether two runs counted the same.
     package static func == (a: MapCounts, b: MapCounts) -> Bool {
-        a.files == b.files && a.located == b.located && a.noun == b.noun
+        a.files == b.files && a.located == b.located && a.shown == b.shown && a.noun == b.noun
     }
 }

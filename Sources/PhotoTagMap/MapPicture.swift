@@ -98,10 +98,12 @@ struct MapPicture {
         return (best, bestCount)
     }
 
-    /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known).
+    /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known), with
+    /// `, 4 shown` after `located` when a filter kept fewer.
     static func title(counts: MapCounts, points: [MapPoint]) -> String {
         var text = MarkupText.count(counts.files, counts.noun.0, counts.noun.1)
         text += ", \(MarkupText.grouped(counts.located)) located"
+        if counts.shown != counts.located { text += ", \(MarkupText.grouped(counts.shown)) shown" }
         let times = points.compactMap(\.time)
         if let first = times.min(), let last = times.max() {
             text += ", " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")

@@ -156,10 +156,14 @@ extension Context {
                     }
                 }
             }
+            // Counting takes the place's strings and a few dictionary updates per record, under
+            // the lock: only when a summary will be written. Every record read is counted; a
+            // filter changes only what is printed, and the summary says how many it kept.
+            if output.summary {
+                state.summary.add(processed.pointee.record, kept: processed.pointee.rendered != nil)
+            }
+            if output.format.isMap, status == .located { state.map.located += 1 }
             if let rendered = processed.pointee.rendered {
-                // Counting takes the place's strings and a few dictionary updates per record,
-                // under the lock: only when a summary will be written.
-                if output.summary { state.summary.add(processed.pointee.record) }
                 if output.format.isMap, let point = processed.pointee.point { state.map.points.append(point) }
                 if printed {
                     if sharesTerminal { state.progress.hide() }

@@ -11,19 +11,24 @@ import ReverseGeocoding
 struct MapOutput: Sendable {
     /// The records seen (the title's "N files"), located or not, kept by the filters or not.
     var records = 0
-    /// The located records, in output order.
+    /// The located records seen, kept by the filters or not.
+    var located = 0
+    /// The located records the filters keep, in output order: the map's points.
     var points: [MapPoint] = []
 
     /// Counts a record and keeps its point, if it has one.
     mutating func add(_ point: MapPoint?) {
         records += 1
-        if let point { points.append(point) }
+        if let point {
+            located += 1
+            points.append(point)
+        }
     }
 
     /// The map's bytes: an SVG file or an HTML page. File links are made absolute against
     /// `directory` (the working directory).
     func render(_ format: OutputFormat, noun: (String, String), directory: [UInt8]) -> [UInt8] {
-        let counts = MapCounts(files: records, located: points.count, noun: noun)
+        let counts = MapCounts(files: records, located: located, shown: points.count, noun: noun)
         return format == .html
             ? MapRenderer.html(points: points, counts: counts, directory: directory)
             : MapRenderer.svg(points: points, counts: counts)

@@ -11,6 +11,12 @@ struct Summary {
     /// Places by GeoNames id: two places of the same name in one region stay apart.
     private var places: [Int: (place: Place, count: Int)] = [:]
     private(set) var total = 0
+    /// The records the filters keep (`--with-gps`, `--near`, GeoJSON's located-only): what the
+    /// output holds. The other counts are of every file read, kept or not.
+    private(set) var kept = 0
+    /// Located photos that are in no country (at sea, or in no polygon): the countries' counts
+    /// and this one add up to the located count.
+    private var noCountry = 0
     /// Files read only because of `--all-files` that are not photos at all (no record).
     private(set) var notPhotos = 0
     /// The located photos per country and place with their first and last local dates.
@@ -19,9 +25,10 @@ struct Summary {
     /// The statuses in the order every summary lists them.
     static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
 
-    mutating func add(_ record: PhotoRecord) {
+    /// Counts a record read; `kept` says whether the filters let it into the output.
+    mutating func add(_ record: PhotoRecord, kept: Bool = true) {
         let answer = record.place.answer
-        add(record.reading.status, answer)
+        add(record.reading.status, answer, kept: kept)
         if record.reading.status == .located {
             trip.add(
                 countryCode: answer?.countryCode, admin1: answer?.admin1, place: answer?.displayName,
@@ -30,12 +37,18 @@ struct Summary {
     }
 
     /// Counts a record of `status` whose place lookup gave `answer`.
-    mutating func add(_ status: GPSReading.Status, _ answer: PlaceAnswer?) {
+    mutating func add(_ status: GPSReading.Status, _ answer: PlaceAnswer?, kept: Bool = true) {
         total += 1
+        if kept { self.kept += 1 }
         statuses[status, default: 0] += 1
-        guard let answer else { return }
+        guard status == .located else { return }
         // The country that contains the point (none at sea), and the place named there.
-        if let code = answer.countryCode { countries[code, default: (answer.country, 0)].count += 1 }
+        guard let code = answer?.countryCode else {
+            noCountry += 1
+            return
+        }
+        countries[code, default: (answer?.country, 0)].count += 1
+        guard let answer else { return }
         if let place = answer.nearest?.place { places[place.geonameId, default: (place, 0)].count += 1 }
     }
 
@@ -55,10 +68,15 @@ struct Summary {
 
     /// The summary as one line of JSON, for `--summary` with `--format json` or `ndjson`:
     ///
-    ///     {"files":3,"statuses":{"located":2,"no-gps":1,"invalid-gps":0,"error":0},
+    ///     {"files":3,"kept":3,"skipped":0,"statuses":{"located":2,"no-gps":1,"invalid-gps":0,"error":0},
     ///      "countries":[{"countryCode":"FR","country":"France","count":2}],
     ///      "places":[{"geonameId":2988507,"name":"Paris","admin1":"Île-de-France",
     ///                 "countryCode":"FR","count":2}]}
+    ///
+    /// `files` and every count after `skipped` are of the records read; `kept` is how many of them
+    /// the filters let into the output; `skipped` the files `--all-files` read that are not
+    /// photos. Located photos in no country (at sea) are one last country entry with a null code,
+    /// so the countries add up to the located count.
     ///
     /// Keys are in this fixed order; the statuses are keyed by the records' `status` values,
     /// every one present (0 when none); countries and places are every one seen, commonest
@@ -68,6 +86,10 @@ struct Summary {
         json.beginObject()
         json.key("files")
         json.integer(total)
+        json.key("kept")
+        json.integer(kept)
+        json.key("skipped")
+        json.integer(notPhotos)
         json.key("statuses")
         json.beginObject()
         for status in Self.statusOrder {
@@ -90,6 +112,17 @@ struct Summary {
             json.string(country.name)
             json.key("count")
             json.integer(country.count)
+            json.endObject()
+        }
+        if noCountry > 0 {
+            // Last, so that the counts add up to the located photos.
+            json.beginObject()
+            json.key("countryCode")
+            json.null()
+            json.key("country")
+            json.null()
+            json.key("count")
+            json.integer(noCountry)
             json.endObject()
         }
         json.endArray()
@@ -156,16 +189,22 @@ struct Summary {
             let count = grouped(notPhotos)
             lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  skipped, not photos")
         }
-        if !countries.isEmpty {
+        if kept != total {
+            // A filter changes what is printed, not what was read: both are said.
+            lines.append("\(grouped(kept)) of them kept by the filters")
+        }
+        if !countries.isEmpty || noCountry > 0 {
             lines.append("countries:")
             let sorted = sortedCountries
-            let countWidth = grouped(sorted[0].count).count
-            for country in sorted {
-                let count = grouped(country.count)
-                lines.append(
-                    "  \(String(repeating: " ", count: countWidth - count.count))\(count)  \(country.code)"
-                        + (country.name.map { "  " + escapingControls($0) } ?? ""))
+            let countWidth = grouped(max(sorted.first?.count ?? 0, noCountry)).count
+            func line(_ count: Int, _ text: String) {
+                let count = grouped(count)
+                lines.append("  \(String(repeating: " ", count: countWidth - count.count))\(count)  \(text)")
             }
+            for country in sorted {
+                line(country.count, country.code + (country.name.map { "  " + escapingControls($0) } ?? ""))
+            }
+            if noCountry > 0 { line(noCountry, "--  in no country (at sea)") }
         }
         if !places.isEmpty {
             var byLabel: [String: Int] = [:]

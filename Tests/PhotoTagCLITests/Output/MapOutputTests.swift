@@ -54,6 +54,14 @@ import Testing
             "scan", "--format", "svg", "--with-gps", "--places", Fixtures.places, photo, unlocated,
         ])
         #expect(filtered.output.contains(">2 files, 1 located, 2019-07-01</text>"))
+        // Issue 23, item 6: `--near` kept fewer located photos than were read, and the title
+        // said "164 files, 4 located". It says both counts.
+        let other = Fixtures.photo("sw-big-endian.jpg")
+        let near = Self.run([
+            "scan", "--format", "svg", "--near", "48.8566,2.3522", "--within", "50", "--places", Fixtures.places,
+            photo, unlocated, other,
+        ])
+        #expect(near.output.contains(">3 files, 2 located, 1 shown, 2019-07-01</text>"), "\(near.output.prefix(3000))")
         // Nothing but the map: no records, no JSON or CSV framing.
         #expect(scan.output.hasSuffix("</svg>\n") && !scan.output.contains("ne-little-endian.jpg"))
     }

@@ -37,9 +37,12 @@ import Testing
         var countries: [String: Int] = [:], places: [Int: Int] = [:]
         for record in records {
             statuses[record["status"] as! String, default: 0] += 1
-            guard let place = record["place"] as? [String: Any] else { continue }
-            countries[place["countryCode"] as! String, default: 0] += 1
-            places[place["geonameId"] as! Int, default: 0] += 1
+            guard record["status"] as? String == "located", let place = record["place"] as? [String: Any] else {
+                continue
+            }
+            // At sea, a located photo is in no country: "null" here, a null code in the summary.
+            countries[place["countryCode"] as? String ?? "null", default: 0] += 1
+            if let id = place["geonameId"] as? Int { places[id, default: 0] += 1 }
         }
         return (statuses, countries, places)
     }
@@ -54,8 +57,11 @@ import Testing
         #expect(summary["statuses"] as? [String: Int] == expected.statuses)
         let countries = summary["countries"] as? [[String: Any]] ?? []
         #expect(
-            Dictionary(uniqueKeysWithValues: countries.map { ($0["countryCode"] as! String, $0["count"] as! Int) })
+            Dictionary(
+                uniqueKeysWithValues: countries.map { ($0["countryCode"] as? String ?? "null", $0["count"] as! Int) })
                 == expected.countries)
+        #expect(countries.map { $0["count"] as! Int }.reduce(0, +) == expected.statuses["located"])
+        #expect(summary["kept"] as? Int == records.count)
         let places = summary["places"] as? [[String: Any]] ?? []
         #expect(
             Dictionary(uniqueKeysWithValues: places.map { ($0["geonameId"] as! Int, $0["count"] as! Int) })
@@ -111,6 +117,66 @@ import Testing
         }
         let text = Self.run(["scan", "--summary-file", "-", "--places", Fixtures.places, Fixtures.root + "/photos"])
         #expect(text.output.hasPrefix("61 files\n"))
+    }
+
+    /// Issue 23, item 6: `scan --with-gps --summary` said `0 error` while files had failed and
+    /// the exit status was 2. The summary counts every file read; a filter changes only what is
+    /// printed, and the summary says how many records it kept.
+    @Test func aFilteredRunsSummaryCountsEveryFileReadAndWhatTheFilterKept() throws {
+        let folder = Fixtures.root + "/photos"
+        let all = Self.run(["scan", "--json", "--summary-file", "-", "--places", Fixtures.places, folder])
+        let unfiltered = try Self.object(all.output)
+        let statuses = try #require(unfiltered["statuses"] as? [String: Int])
+        #expect(statuses["error"] ?? 0 > 0 && statuses["located"] ?? 0 > 0, "the fixtures have both")
+        for (filter, keptStatuses) in [
+            ("--with-gps", ["located"]), ("--without-gps", ["no-gps", "invalid-gps", "error"]),
+        ] {
+            let base = ["scan", "--json", "--places", Fixtures.places, filter, folder]
+            let summary = try Self.object(Self.run(base + ["--summary-file", "-"]).output)
+            #expect(summary["files"] as? Int == unfiltered["files"] as? Int, "\(filter)")
+            #expect(summary["statuses"] as? [String: Int] == statuses, "\(filter): the files read, not the printed")
+            let records = Self.run(base)
+            let printed = try #require(
+                JSONSerialization.jsonObject(with: Data(records.output.utf8)) as? [[String: Any]])
+            #expect(summary["kept"] as? Int == printed.count, "\(filter)")
+            #expect(printed.count == keptStatuses.map { statuses[$0] ?? 0 }.reduce(0, +), "\(filter)")
+            #expect(records.status == 2, "\(filter): a file failed")
+            let text = Self.run(["scan", "--summary-file", "-", "--places", Fixtures.places, filter, folder]).output
+            #expect(
+                text.split(separator: "\n").contains {
+                    $0.trimmingCharacters(in: .whitespaces) == "\(statuses["error"]!)  error"
+                },
+                "\(filter): \(text)")
+            #expect(text.contains("\n\(printed.count) of them kept by the filters\n"), "\(filter): \(text)")
+        }
+        #expect(
+            !Self.run(["scan", "--summary-file", "-", "--places", Fixtures.places, folder]).output.contains("kept"))
+    }
+
+    /// Issue 23, item 6: the JSON summary had no count of the files skipped, and a photo at sea
+    /// was in no country, so the countries did not add up to the located photos.
+    @Test func theSummaryCountsSkippedFilesAndPhotosAtSea() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A photo placed in the English Channel by its sidecar, and one in Paris; the bundled
+        // tables, whose boundaries say which points are in no country.
+        try FileManager.default.copyItem(atPath: Fixtures.photo("no-exif.jpg"), toPath: directory + "/sea.jpg")
+        try Data(SidecarText.xmp(#"exif:GPSLatitude="50,12.0N" exif:GPSLongitude="1,30.0W""#).utf8).write(
+            to: URL(fileURLWithPath: directory + "/sea.jpg.xmp"))
+        try FileManager.default.copyItem(
+            atPath: Fixtures.photo("ne-little-endian.jpg"), toPath: directory + "/ne-little-endian.jpg")
+        try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        let result = Self.run(["scan", "--all-files", "--json", "--summary-file", "-", directory])
+        let summary = try Self.object(result.output)
+        #expect(summary["files"] as? Int == 2)
+        #expect(summary["skipped"] as? Int == 1)
+        let countries = try #require(summary["countries"] as? [[String: Any]])
+        #expect(countries.count == 2)
+        #expect(countries.last?["countryCode"] is NSNull && countries.last?["count"] as? Int == 1, "\(countries)")
+        #expect(countries.map { $0["count"] as! Int }.reduce(0, +) == 2)
+        let text = Self.run(["scan", "--all-files", "--summary-file", "-", directory])
+        #expect(text.output.contains("\n  1  --  in no country (at sea)\n"), "\(text.output)")
+        #expect(text.output.contains("\n  1  skipped, not photos\n"), "\(text.output)")
     }
 
     @Test func textAndCSVWriteTheTextSummaryToTheFileAndStillPrintTheRecords() throws {
@@ -173,7 +239,7 @@ import Testing
         #expect(decoded["files"] as? Int == 327)
         #expect(
             json.hasPrefix(
-                #"{"files":327,"statuses":{"located":327,"no-gps":0,"invalid-gps":0,"error":0},"countries":[{"countryCode":"DE","country":"Germany","count":169},{"countryCode":"FR","country":"France","count":156},{"countryCode":"IT","country":null,"count":2}],"places":[{"geonameId":1025,"name":"Town 25","admin1":"Region","countryCode":"DE","count":25},"#
+                #"{"files":327,"kept":327,"skipped":0,"statuses":{"located":327,"no-gps":0,"invalid-gps":0,"error":0},"countries":[{"countryCode":"DE","country":"Germany","count":169},{"countryCode":"FR","country":"France","count":156},{"countryCode":"IT","country":null,"count":2}],"places":[{"geonameId":1025,"name":"Town 25","admin1":"Region","countryCode":"DE","count":25},"#
             ))
         // The text summary still shows the 20 commonest, by label: the twins are one line there.
         #expect(summary.text().contains("places (the 20 commonest of 26):"))
