@@ -190,30 +190,31 @@
     }
   });
 
-  // The table: sorting by any column (within each level), and highlighting a row's markers.
+  // The table: the trip's stops (countries, each followed by its places), sorting by any column
+  // (within each level; unsorted, in the trip's order), and highlighting a row's markers.
   var tbody = document.querySelector("#table tbody");
   var headings = document.querySelectorAll("#table th");
   var sortColumn = -1, ascending = true;
-  function key(group, column, level) {
+  function key(group, column) {
     if (column === 3) { return group.count; }
     if (column === 4) { return group.first || "\uffff"; }
     if (column === 5) { return group.last || ""; }
-    if (column === level) { return group.name; }
-    return group.first || "\uffff";
+    if (column >= 0 && group.cells[column] !== "") { return group.cells[column]; }
+    return group.order;
   }
-  function compare(column, level) {
+  function compare(column) {
     return function (a, b) {
-      var x = key(a, column, level), y = key(b, column, level);
-      var order = x < y ? -1 : x > y ? 1 : (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+      var x = key(a, column), y = key(b, column);
+      var order = x < y ? -1 : x > y ? 1 : a.order - b.order;
       return ascending ? order : -order;
     };
   }
   function rowFor(group, level) {
     var tr = document.createElement("tr");
-    tr.className = ["country", "region", "place"][level];
+    tr.className = ["country", "place"][level] + (group.hop ? " hop" : "");
     tr.setAttribute("data-markers", group.markers.join(" "));
     for (var column = 0; column < 3; column++) {
-      tr.appendChild(document.createElement("td")).textContent = column === level ? group.name : "";
+      tr.appendChild(document.createElement("td")).textContent = group.cells[column];
     }
     var number = tr.appendChild(document.createElement("td"));
     number.className = "number";
@@ -225,9 +226,9 @@
   function render() {
     var rows = document.createDocumentFragment();
     (function walk(groups, level) {
-      groups.slice().sort(compare(sortColumn, level)).forEach(function (group) {
+      groups.slice().sort(compare(sortColumn)).forEach(function (group) {
         rows.appendChild(rowFor(group, level));
-        if (level < 2) { walk(group.children, level + 1); }
+        if (level < 1) { walk(group.children, level + 1); }
       });
     })(data.places, 0);
     tbody.textContent = "";

@@ -3,8 +3,8 @@ import CMapAssets
 extension MapRenderer {
     /// One self-contained HTML page: the map of ``svg(points:counts:)`` inline, with pan and zoom,
     /// a tooltip per marker (files as `file://` links, place, distance, time), and a table of the
-    /// places grouped country → admin-1 → place that sorts by any column and highlights a row's
-    /// markers. Nothing is loaded from the network; without JavaScript the map and the table
+    /// trip's stops (country, then its places, in time order; see ``Itinerary``) that sorts by
+    /// any column and highlights a row's markers. Nothing is loaded from the network; without JavaScript the map and the table
     /// are still there.
     ///
     /// A relative path is linked as `directory/path` (`directory` is the working directory the
@@ -35,11 +35,8 @@ extension MapRenderer {
         }
         out += "</tr></thead>\n<tbody>\n"
         for country in groups.countries {
-            out += row(country, level: "country", cells: [country.name, "", ""])
-            for region in country.children {
-                out += row(region, level: "region", cells: ["", region.name, ""])
-                for place in region.children { out += row(place, level: "place", cells: ["", "", place.name]) }
-            }
+            out += row(country, level: "country")
+            for place in country.children { out += row(place, level: "place") }
         }
         out += "</tbody>\n</table>\n</section>\n</div>\n"
         out += "<script type=\"application/json\" id=\"photo-data\">"
@@ -49,9 +46,10 @@ extension MapRenderer {
     }
 
     /// One table row.
-    private static func row(_ group: PlaceGroups.Group, level: String, cells: [String]) -> String {
-        var out = "<tr class=\"\(level)\" data-markers=\"\(group.markers.map(String.init).joined(separator: " "))\">"
-        for cell in cells { out += "<td>\(MarkupText.escaped(cell))</td>" }
+    private static func row(_ group: PlaceGroups.Group, level: String) -> String {
+        var out = "<tr class=\"\(level)\(group.hop ? " hop" : "")\" data-markers=\""
+        out += group.markers.map(String.init).joined(separator: " ") + "\">"
+        for cell in group.cells { out += "<td>\(MarkupText.escaped(cell))</td>" }
         out += "<td class=\"number\">\(group.count)</td>"
         out += "<td>\(group.first?.dateText ?? "")</td><td>\(group.last?.dateText ?? "")</td></tr>\n"
         return out
@@ -94,7 +92,8 @@ extension MapRenderer {
     private static func groupJSON(_ groups: [PlaceGroups.Group]) -> String {
         "["
             + groups.map { group in
-                "{\"name\":\(MarkupText.json(group.name)),\"count\":\(group.count),"
+                "{\"cells\":[\(group.cells.map(MarkupText.json).joined(separator: ","))],"
+                    + "\"order\":\(group.order),\"hop\":\(group.hop),\"count\":\(group.count),"
                     + "\"first\":\(MarkupText.json(group.first?.dateText ?? "")),"
                     + "\"last\":\(MarkupText.json(group.last?.dateText ?? "")),"
                     + "\"markers\":[\(group.markers.map(String.init).joined(separator: ","))],"
@@ -110,17 +109,22 @@ extension MapRenderer {
     static let script = String(cString: CMapAssets_js())
 }
 
-/// The located photos grouped country → admin-1 region → place, each group with its count, its
-/// first and last capture time and the markers that hold its photos; every level in time order
-/// (groups without a time last, then by name).
+/// The table's rows: the trip's stops (an ``Itinerary``), each country's followed by its
+/// places', with their counts, first and last capture times and the markers that hold their
+/// photos.
 struct PlaceGroups {
-    /// One group of the table.
+    /// One row of the table.
     struct Group {
-        var name: String
-        var count = 0
+        /// Country, region and place (the country's row fills only the first, a place's the
+        /// others); a short hop's name says so.
+        var cells: [String]
+        /// The row's place in the trip's order, among its level.
+        var order: Int
+        var hop: Bool
+        var count: Int
         var first: MapTime?
         var last: MapTime?
-        var markers: [Int] = []
+        var markers: [Int]
         var children: [Group] = []
     }
 
@@ -130,57 +134,23 @@ struct PlaceGroups {
     static let none = "\u{2014}"
 
     init(_ points: [MapPoint], marker: [Int]) {
-        let order = points.indices.sorted {
-            let a = points[$0], b = points[$1]
-            let x = (a.countryCode ?? "", a.admin1 ?? "", a.place ?? ""),
-                y = (b.countryCode ?? "", b.admin1 ?? "", b.place ?? "")
-            return x != y ? x < y : $0 < $1
+        let itinerary = Itinerary(
+            points.map {
+                Itinerary.Photo(countryCode: $0.countryCode, admin1: $0.admin1, place: $0.place, time: $0.time)
+            })
+        func group(_ stop: Itinerary.Stop, order: Int, cells: [String]) -> Group {
+            var cells = cells
+            if stop.hop, let named = cells.lastIndex(where: { !$0.isEmpty }) { cells[named] += " (short hop)" }
+            return Group(
+                cells: cells, order: order, hop: stop.hop, count: stop.count, first: stop.first, last: stop.last,
+                markers: Array(Set(stop.members.map { marker[$0] })).sorted())
         }
-        var countries: [Group] = []
-        for index in order {
-            let point = points[index]
-            let names = [point.countryCode ?? Self.none, point.admin1 ?? Self.none, point.place ?? Self.none]
-            if countries.last?.name != names[0] { countries.append(Group(name: names[0])) }
-            let c = countries.count - 1
-            if countries[c].children.last?.name != names[1] { countries[c].children.append(Group(name: names[1])) }
-            let r = countries[c].children.count - 1
-            if countries[c].children[r].children.last?.name != names[2] {
-                countries[c].children[r].children.append(Group(name: names[2]))
+        countries = itinerary.stops.enumerated().map { index, country in
+            var row = group(country, order: index, cells: [country.countryCode ?? Self.none, "", ""])
+            row.children = country.places.enumerated().map {
+                group($1, order: $0, cells: ["", $1.admin1 ?? Self.none, $1.place ?? Self.none])
             }
-            let p = countries[c].children[r].children.count - 1
-            countries[c].add(point.time, marker[index])
-            countries[c].children[r].add(point.time, marker[index])
-            countries[c].children[r].children[p].add(point.time, marker[index])
+            return row
         }
-        self.countries = Self.ordered(countries)
-    }
-
-    /// Every level in time order.
-    private static func ordered(_ groups: [Group]) -> [Group] {
-        groups.map { group in
-            var group = group
-            group.children = ordered(group.children)
-            group.markers = Array(Set(group.markers)).sorted()
-            return group
-        }.sorted {
-            switch ($0.first, $1.first) {
-            case (let a?, let b?) where a != b: return a < b
-            case (.some, .none): return true
-            case (.none, .some): return false
-            default: return $0.name < $1.name
-            }
-        }
-    }
-}
-
-extension PlaceGroups.Group {
-    /// Counts one photo.
-    mutating func add(_ time: MapTime?, _ marker: Int) {
-        count += 1
-        if let time {
-            if first.map({ time < $0 }) ?? true { first = time }
-            if last.map({ time > $0 }) ?? true { last = time }
-        }
-        if markers.last != marker { markers.append(marker) }
     }
 }

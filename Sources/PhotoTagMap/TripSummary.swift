@@ -1,37 +1,28 @@
-/// The text counterpart of the map: photos per country and per place with their date ranges,
-/// in time order, for the text `--summary`:
+/// The text counterpart of the map: the trip as consecutive visits (an ``Itinerary``), each
+/// country with its places, for the text and JSON `--summary`:
 ///
-///     FR  142 photos  2019-07-01 – 2019-07-09
+///     FR  100 photos  2019-07-01 – 2019-07-04
 ///     FR  Paris  100 photos  2019-07-01 – 2019-07-04
-///     FR  Lyon  42 photos  2019-07-05 – 2019-07-09
+///     CH  42 photos  2019-07-05 – 2019-07-09
+///     CH  Basel  12 photos  2019-07-05
+///     CH  Zürich  30 photos  2019-07-06 – 2019-07-09
+///     DE  1 photo  2019-07-05  (short hop)
+///     DE  Weil am Rhein  1 photo  2019-07-05  (short hop)
 ///
-/// It keeps one entry per place, not per photo, so it stays small for any number of photos.
+/// It keeps one small entry per photo (its place's number and its time) and one per place.
 package struct TripSummary: Sendable {
-    /// What one country or place gathered.
-    private struct Entry: Sendable {
-        var count = 0
-        var first: MapTime?
-        var last: MapTime?
-
-        mutating func add(_ time: MapTime?) {
-            count += 1
-            guard let time else { return }
-            if first.map({ time < $0 }) ?? true { first = time }
-            if last.map({ time > $0 }) ?? true { last = time }
-        }
-    }
-
     /// A place: its country, region and name (two places of one name in one country stay apart).
-    private struct Key: Hashable, Sendable, Comparable {
-        var country: String
-        var admin1: String
-        var name: String
-
-        static func < (a: Key, b: Key) -> Bool { (a.country, a.admin1, a.name) < (b.country, b.admin1, b.name) }
+    private struct Key: Hashable, Sendable {
+        var country: String?
+        var admin1: String?
+        var name: String?
     }
 
-    private var countries: [String: Entry] = [:]
-    private var places: [Key: Entry] = [:]
+    /// Each place seen, numbered in the order first seen.
+    private var keys: [Key] = []
+    private var numbers: [Key: Int32] = [:]
+    /// Each photo: its place's number and its time.
+    private var photos: [(key: Int32, time: MapTime?)] = []
 
     /// The code shown for a position in no country.
     static let noCountry = "--"
@@ -43,9 +34,16 @@ package struct TripSummary: Sendable {
 
     /// Counts one located photo.
     package mutating func add(countryCode: String?, admin1: String?, place: String?, time: MapTime?) {
-        let country = countryCode ?? Self.noCountry
-        countries[country, default: Entry()].add(time)
-        places[Key(country: country, admin1: admin1 ?? "", name: place ?? Self.noPlace), default: Entry()].add(time)
+        let key = Key(country: countryCode, admin1: admin1, name: place)
+        let number: Int32
+        if let known = numbers[key] {
+            number = known
+        } else {
+            number = Int32(keys.count)
+            numbers[key] = number
+            keys.append(key)
+        }
+        photos.append((number, time))
     }
 
     /// Counts one map point.
@@ -54,48 +52,49 @@ package struct TripSummary: Sendable {
     }
 
     /// Whether nothing was counted.
-    package var isEmpty: Bool { countries.isEmpty }
+    package var isEmpty: Bool { photos.isEmpty }
 
-    /// The lines (without newlines): each country by its first photo, followed by its places by
-    /// their first photo; photos without a time after those with one, then by name. A place
+    /// The trip's stops.
+    package var itinerary: Itinerary {
+        Itinerary(
+            photos.map {
+                let key = keys[Int($0.key)]
+                return Itinerary.Photo(countryCode: key.country, admin1: key.admin1, place: key.name, time: $0.time)
+            })
+    }
+
+    /// The lines (without newlines): each country's stop followed by its places' stops. A place
     /// whose name another place of the country shares is named with its region.
     package func lines() -> [String] {
-        func before(_ a: Entry, _ b: Entry) -> Bool? {
-            switch (a.first, b.first) {
-            case (let x?, let y?) where x != y: return x < y
-            case (.some, .none): return true
-            case (.none, .some): return false
-            default: return nil
-            }
-        }
-        // Dictionaries are only looked up, never iterated in their own order: every order here
-        // is a full sort with ties broken by name.
-        let countryEntries = countries.map { (code: $0.key, entry: $0.value) }.sorted {
-            before($0.entry, $1.entry) ?? ($0.code < $1.code)
-        }
-        let placeEntries = places.map { (key: $0.key, entry: $0.value) }.sorted {
-            before($0.entry, $1.entry) ?? ($0.key < $1.key)
+        var regions: [String: Set<String>] = [:]
+        for key in keys {
+            regions[(key.country ?? "") + "\u{0}" + (key.name ?? ""), default: []].insert(key.admin1 ?? "")
         }
         var lines: [String] = []
-        for (code, entry) in countryEntries {
-            lines.append("\(code)  \(Self.describe(entry))")
-            let own = placeEntries.filter { $0.key.country == code }
-            for (key, place) in own {
-                let shared = own.contains { $0.key.name == key.name && $0.key != key }
-                let name = shared && !key.admin1.isEmpty ? "\(key.name), \(key.admin1)" : key.name
-                lines.append("\(code)  \(name)  \(Self.describe(place))")
+        for country in itinerary.stops {
+            let code = country.countryCode ?? Self.noCountry
+            lines.append("\(code)  \(Self.describe(country))")
+            for place in country.places {
+                let name = place.place ?? Self.noPlace
+                let shared = regions[(place.countryCode ?? "") + "\u{0}" + (place.place ?? ""), default: []].count > 1
+                let admin1 = place.admin1 ?? ""
+                lines.append(
+                    "\(code)  \(shared && !admin1.isEmpty ? "\(name), \(admin1)" : name)  \(Self.describe(place))")
             }
         }
         return lines
     }
 
-    /// `142 photos  2019-07-01 – 2019-07-04` (one date when both are the same day, none when
-    /// unknown).
-    private static func describe(_ entry: Entry) -> String {
-        var text = MarkupText.count(entry.count, "photo", "photos")
-        if let first = entry.first, let last = entry.last {
+    /// `142 photos  2019-07-01 – 2019-07-04` (one date when both are the same day, `(no time)`
+    /// when unknown), with `  (short hop)` after a hop.
+    private static func describe(_ stop: Itinerary.Stop) -> String {
+        var text = MarkupText.count(stop.count, "photo", "photos")
+        if let first = stop.first, let last = stop.last {
             text += "  " + (first.dateText == last.dateText ? first.dateText : "\(first.dateText) – \(last.dateText)")
+        } else {
+            text += "  (no time)"
         }
+        if stop.hop { text += "  (short hop)" }
         return text
     }
 }

@@ -210,9 +210,10 @@ enum Commands {
 
             \(mapNote)
 
-            With --summary in text, the trip follows the counts: each country and each place with
-            its photos and first and last date, in time order (FR  Paris  142 photos  2019-07-01 –
-            2019-07-04).
+            With --summary in text, the trip follows the counts: the visits in time order, each
+            country's followed by its places' (FR  Paris  142 photos  2019-07-01 – 2019-07-04); a
+            stay left and come back from within two hours is a short hop that does not cut the
+            visit around it.
 
             Exit status: 0 done, 2 some file or folder could not be read or the output could not
             be written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last record

@@ -96,6 +96,11 @@ struct JSONWriter {
         out.append("null" as StaticString)
     }
 
+    mutating func bool(_ value: Bool) {
+        prepareValue()
+        out.append(value ? "true" as StaticString : "false")
+    }
+
     /// Writes a value of at most `maximum` bytes with a ``JSONCursor``: one capacity check for the
     /// whole value (an object with its keys, in the compact form), which `body` writes itself.
     @inline(__always)

@@ -78,6 +78,10 @@ struct Summary {
     /// photos. Located photos in no country (at sea) are one last country entry with a null code,
     /// so the countries add up to the located count.
     ///
+    /// `trip` is the itinerary of the text summary's `trip:` lines (see `Itinerary`): the visits
+    /// in time order, `{"countryCode","count","first","last","hop","places":[{"name","admin1",
+    /// "count","first","last","hop"}…]}`, with local times (`2019-07-01T14:34:56`).
+    ///
     /// Keys are in this fixed order; the statuses are keyed by the records' `status` values,
     /// every one present (0 when none); countries and places are every one seen, commonest
     /// first, ties by country code, or by name, region, country code and id.
@@ -149,8 +153,42 @@ struct Summary {
             json.endObject()
         }
         json.endArray()
+        json.key("trip")
+        json.beginArray()
+        for country in trip.itinerary.stops {
+            json.beginObject()
+            json.key("countryCode")
+            json.string(country.countryCode)
+            Self.describe(country, &json)
+            json.key("places")
+            json.beginArray()
+            for place in country.places {
+                json.beginObject()
+                json.key("name")
+                json.string(place.place)
+                json.key("admin1")
+                json.string(place.admin1)
+                Self.describe(place, &json)
+                json.endObject()
+            }
+            json.endArray()
+            json.endObject()
+        }
+        json.endArray()
         json.endObject()
         return String(decoding: json.bytes, as: UTF8.self) + "\n"
+    }
+
+    /// A trip stop's `count`, `first`, `last` (local times, null when unknown) and `hop`.
+    private static func describe(_ stop: Itinerary.Stop, _ json: inout JSONWriter) {
+        json.key("count")
+        json.integer(stop.count)
+        json.key("first")
+        json.string(stop.first?.description)
+        json.key("last")
+        json.string(stop.last?.description)
+        json.key("hop")
+        json.bool(stop.hop)
     }
 
     /// Writes the summary where `options` say, in the form its format calls for: JSON for

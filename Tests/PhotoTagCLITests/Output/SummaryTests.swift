@@ -179,6 +179,37 @@ import Testing
         #expect(text.output.contains("\n  1  skipped, not photos\n"), "\(text.output)")
     }
 
+    /// Issue 23, item 20: the trip is an itinerary, and the HTML map's table, the JSON summary
+    /// and the text summary show the same stops in the same order.
+    @Test func theHTMLTableAndTheJSONAndTextSummariesShowTheSameItinerary() throws {
+        let arguments = ["scan", "--places", Fixtures.places, Fixtures.root + "/photos"]
+        let summary = try Self.object(Self.run(arguments + ["--json", "--summary-file", "-"]).output)
+        let trip = try #require(summary["trip"] as? [[String: Any]])
+        var fromJSON: [String] = []
+        for country in trip {
+            fromJSON.append("\(country["countryCode"] as? String ?? "--") \(country["count"] as! Int)")
+            for place in country["places"] as! [[String: Any]] {
+                fromJSON.append("  \(place["name"] as? String ?? "") \(place["count"] as! Int)")
+            }
+        }
+        // Country, then place: the same stop twice when the trip comes back (FR, AR, FR…).
+        #expect(fromJSON.filter { !$0.hasPrefix(" ") }.prefix(5) == ["FR 4", "AR 1", "FR 1", "FJ 1", "FR 1"])
+        let html = Self.run(arguments + ["--format", "html"]).output
+        var fromHTML: [String] = []
+        for row in html.components(separatedBy: "<tr class=\"").dropFirst() {
+            let cells = row.components(separatedBy: "<td").dropFirst().map {
+                String($0.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+                    .replacingOccurrences(of: "&quot;", with: "\"")
+            }
+            fromHTML.append(
+                row.hasPrefix("country") ? "\(cells[0]) \(cells[3])" : "  \(cells[2]) \(cells[3])")
+        }
+        #expect(fromHTML == fromJSON)
+        let text = Self.run(arguments + ["--summary-file", "-"]).output
+        let tripLines = text.components(separatedBy: "trip:\n").last!.split(separator: "\n")
+        #expect(tripLines.count == fromJSON.count)
+    }
+
     @Test func textAndCSVWriteTheTextSummaryToTheFileAndStillPrintTheRecords() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
