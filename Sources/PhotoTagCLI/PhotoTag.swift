@@ -17,6 +17,16 @@ public enum PhotoTag {
         public static let usage: Int32 = 64
     }
 
+    /// Makes `SIGINT` and `SIGTERM` stop a run in order: the first lets the files and lines under
+    /// way finish and closes the output (a JSON array's `]`, the summary, the map); a second
+    /// ends the process at once, erasing a progress bar. The executable calls it once, before
+    /// ``run(rawArguments:input:output:errors:environment:)``, and ``endIfStopped()`` after.
+    public static func handleStopSignals() { InterruptEraser.install() }
+
+    /// Ends the process by the signal that stopped the run, if one did (exit status 130 or 143
+    /// in a shell), so that a shell loop or `make` sees the interruption.
+    public static func endIfStopped() { StopRequest.endIfRequested() }
+
     /// Runs one command line.
     ///
     /// - Parameters:

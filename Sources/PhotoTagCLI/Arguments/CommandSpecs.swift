@@ -127,8 +127,8 @@ enum Commands {
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
         2 some input could not be read (the others are still reported) or the output could
-        not be written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last
-        record may then be cut short).
+        not be written, 64 usage error, 130 or 143 stopped by SIGINT or SIGTERM (what was
+        read is written whole and the output closed; a second signal ends at once).
         """
 
     static let locate = CommandSpec(
@@ -216,8 +216,8 @@ enum Commands {
             visit around it.
 
             Exit status: 0 done, 2 some file or folder could not be read or the output could not
-            be written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last record
-            may then be cut short).
+            be written, 64 usage error, 130 or 143 stopped by SIGINT or SIGTERM (what was read
+            is written whole and the output closed; a second signal ends at once).
 
             Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
             """)
@@ -255,8 +255,8 @@ enum Commands {
 
             Exit status: 0 every coordinate has a place, 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be
-            written, 64 usage error, 130 or 143 ended by SIGINT or SIGTERM (the last record may
-            then be cut short).
+            written, 64 usage error, 130 or 143 stopped by SIGINT or SIGTERM (what was read is
+            written whole and the output closed; a second signal ends at once).
 
             Example: cut -f2,3 points.tsv | phototag geocode --format ndjson
             """)

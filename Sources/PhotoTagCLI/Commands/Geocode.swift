@@ -59,10 +59,11 @@ extension Context {
             var atEnd = false
             var checkedByteOrderMark = false
             var skipping = false
-            while !output.isClosed {
+            // A stop (SIGINT, SIGTERM) ends the input where it is; the lines read are written.
+            while !output.isClosed, !StopRequest.isRequested {
                 let chunk = input.read(upTo: 1 << 20)
                 if chunk.isEmpty {
-                    atEnd = true
+                    atEnd = !StopRequest.isRequested
                     break
                 }
                 pending += chunk
@@ -107,8 +108,8 @@ extension Context {
                 output.flush()
                 errors.flush()  // a bad line is reported as soon as it is read, not at exit
             }
-            // A last line without a newline; not when the reader left early or a read failed, when
-            // what is pending is only the start of a line that was never read to its end.
+            // A last line without a newline; not when the reader left early, a read failed or a
+            // stop came, when what is pending is only the start of a line never read to its end.
             if atEnd, input.failure == 0, !pending.isEmpty, !skipping {
                 number += 1
                 run.process([Line(number: number, range: 0..<pending.count)], in: pending)
@@ -128,7 +129,7 @@ extension Context {
         }
         // Standard input with nothing but a header or blank lines is most likely the wrong file
         // or an empty pipe: say so rather than succeed with no records.
-        if run.written == 0, !output.isClosed {
+        if run.written == 0, !output.isClosed, !StopRequest.isRequested {
             errors.write("phototag: no coordinates on standard input\n")
             return PhotoTag.ExitStatus.unreadable
         }

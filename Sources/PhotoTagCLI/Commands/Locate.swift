@@ -110,7 +110,7 @@ extension Context {
             workers: items.count >= 4 ? selection.workers : 1, window: 16,
             work: { batch in batch.map(process) }, deliver: run.deliver)
         var start = 0
-        while start < items.count, !run.readerIsGone {
+        while start < items.count, !run.shouldStop {
             let end = min(items.count, start + 32)
             pipeline.submit(Array(items[start..<end]))
             start = end

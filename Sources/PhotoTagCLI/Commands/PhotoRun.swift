@@ -190,8 +190,9 @@ extension Context {
             }
         }
 
-        /// Whether standard output's reader has gone (a closed pipe): the producer then stops.
-        var readerIsGone: Bool { state.withLock { $0.context.output.isClosed } }
+        /// Whether standard output's reader has gone (a closed pipe), or a signal asked for a stop
+        /// (`StopRequest`): the producer then starts no more files.
+        var shouldStop: Bool { StopRequest.isRequested || state.withLock { $0.context.output.isClosed } }
 
         /// Tells the progress bar how many files the walk has found so far.
         func found(_ count: Int, final: Bool) {

@@ -269,7 +269,7 @@ extension Context {
             batch.paths.removeAll(keepingCapacity: true)
             run.found(found, final: false)
             // The reader has gone (phototag scan … | head): stop walking, end quietly.
-            return !run.readerIsGone
+            return !run.shouldStop
         }
         func walk(_ root: [UInt8]) {
             walker.walk(root) { item in
@@ -302,8 +302,8 @@ extension Context {
             }
             _ = submitBatch()
         }
-        for root in roots where !run.readerIsGone { walk(root) }
-        while !run.readerIsGone, let root = list?.next() { walk(root) }
+        for root in roots where !run.shouldStop { walk(root) }
+        while !run.shouldStop, let root = list?.next() { walk(root) }
         let listRead = listWasRead(listFile, options.selection, note: run.note)
         run.found(found, final: true)
         pipeline.finish()

@@ -39,7 +39,8 @@ public final class FileInput: InputSource {
 
     deinit { if owned { closeFile(descriptor) } }
 
-    /// Up to `count` bytes from one `read(2)`; empty at the end or after a failed read.
+    /// Up to `count` bytes from one `read(2)`; empty at the end, after a failed read, or when a
+    /// stop (`SIGINT`, `SIGTERM`) interrupted the read.
     public func read(upTo count: Int) -> [UInt8] {
         guard failure == 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -47,7 +48,8 @@ public final class FileInput: InputSource {
                 initialized = try readSome(descriptor, into: UnsafeMutableRawBufferPointer(buffer))
             } catch {
                 initialized = 0
-                failure = error.code
+                // A read that a stop interrupted is the end of the input, not a read error.
+                if error.code != SystemError.interrupted.code || !StopRequest.isRequested { failure = error.code }
             }
         }
     }

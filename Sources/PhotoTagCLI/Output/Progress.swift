@@ -141,16 +141,16 @@ final class ProgressBar {
     }
 }
 
-/// Erases a progress bar that is on screen when `SIGINT` or `SIGTERM` ends the run, then lets the
-/// signal end the process as it would have (exit status 128 + the signal's number in a shell).
+/// Erases a progress bar that is on screen when a second `SIGINT` or `SIGTERM` ends the run at
+/// once (the first asks for an orderly stop, which erases the bar as any end does: see
+/// `StopRequest`), before the signal ends the process as it would have (exit status 128 + the
+/// signal's number in a shell).
 ///
 /// The handler may only call async-signal-safe functions (`write(2)`, `signal(2)`, `raise(3)`)
 /// and read memory: the bar leaves the descriptor and the erasing bytes in fixed memory, in two
 /// slots, and one control word (an aligned 8-byte store, which a signal cannot split) saying which
 /// slot holds the bytes and how many there are, 0 while no bar is shown. Arming writes the slot
-/// not in use, then switches the word, so a signal at any moment finds a whole eraser. It is
-/// installed with the first bar drawn, and not for a signal the process was started to ignore
-/// (`nohup`, a background job).
+/// not in use, then switches the word, so a signal at any moment finds a whole eraser.
 enum InterruptEraser {
     // Written only while the bar is drawn or erased, under the photo run's lock; read by the
     // handler. Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.aProgressBarDrawnByEightWorkersKeepsItsEraserConsistent.
@@ -162,9 +162,6 @@ enum InterruptEraser {
         return memory
     }()
     private static let capacity = 120
-    // Set by `arm`, under the photo run's lock.
-    // Guarded by PhotoTagCLITests/ConcurrencyInvariantTests.aProgressBarDrawnByEightWorkersKeepsItsEraserConsistent.
-    private nonisolated(unsafe) static var installed = false
     /// Keeps the bar's drawing and the handler's erasing in order across threads.
     static let gate = DrawGate()
 
@@ -179,11 +176,13 @@ enum InterruptEraser {
         }
         memory.storeBytes(of: descriptor, as: Int32.self)
         memory.storeBytes(of: count | slot << 32, toByteOffset: 8, as: Int.self)
-        if !installed {
-            installed = true
-            _ = gate  // made now, not first in the handler
-            for kind in [ProcessSignal.interrupt, .terminate] { handleSignal(kind, with: handleInterrupt) }
-        }
+    }
+
+    /// Has a second `SIGINT` or `SIGTERM` erase the bar before it ends the process, and the first
+    /// ask for an orderly stop (`StopRequest`); the executable calls it once, first.
+    static func install() {
+        _ = (state, gate)  // made now, not first in the handler
+        StopRequest.install(beforeEnding: eraseOnSignal)
     }
 
     /// No bar is shown: the handler writes nothing.
@@ -191,7 +190,7 @@ enum InterruptEraser {
         state.storeBytes(of: 0, toByteOffset: 8, as: Int.self)
     }
 
-    /// The signal handler: erase, then end by the signal itself.
+    /// From the signal handler, before it ends the process: erase the bar on screen.
     fileprivate static func erase() {
         // No bar is drawn after this one is erased; a bar being written now is waited for (a
         // tenth of a second at most: a write blocked on a stalled terminal does not hold up the
@@ -206,12 +205,9 @@ enum InterruptEraser {
     }
 }
 
-/// What `signal(2)` calls on `SIGINT` or `SIGTERM` once a bar has been drawn.
-private func handleInterrupt(_ number: Int32) {
+/// What the stop handler calls before a second signal ends the process.
+private func eraseOnSignal() {
     InterruptEraser.erase()
-    // Back to the default action, and raised again: it ends the process once this returns (the
-    // signal is blocked while its handler runs).
-    raiseWithDefaultAction(number)
 }
 
 /// Orders the progress bar's drawing, on whichever thread delivers records, against the interrupt

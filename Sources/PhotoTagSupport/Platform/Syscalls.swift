@@ -16,7 +16,8 @@ package func errnoText(_ code: Int32 = errno) -> String {
     return message.prefix(1).lowercased() + message.dropFirst()
 }
 
-/// `read(2)` retried on EINTR: the byte count (0 at the end), or `-1` with `errno` set.
+/// `read(2)` retried on EINTR, unless a stop has been asked for (``StopRequest``): the byte
+/// count (0 at the end), or `-1` with `errno` set.
 package func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     while true {
         #if canImport(Glibc)
@@ -24,7 +25,7 @@ package func readRetrying(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer
         #else
             let got = Darwin.read(descriptor, buffer, count)
         #endif
-        if got >= 0 || errno != EINTR { return got }
+        if got >= 0 || errno != EINTR || StopRequest.isRequested { return got }
     }
 }
 
@@ -136,6 +137,8 @@ package struct SystemError: Error, Equatable, Sendable {
     package static let invalidArgument = SystemError(code: EINVAL)
     /// `EISDIR`: a folder where a file is wanted.
     package static let isADirectory = SystemError(code: EISDIR)
+    /// `EINTR`: a signal interrupted the call.
+    package static let interrupted = SystemError(code: EINTR)
     /// `EPIPE`: the reading end of a pipe is closed.
     package static let brokenPipe = SystemError(code: EPIPE)
     /// `ELOOP`: a symbolic link where `O_NOFOLLOW` asked for none (or too many links).

@@ -327,6 +327,50 @@ import Testing
         #expect(live.exitStatus == 2)
     }
 
+    /// Issue 23, item 7: Control-C left a JSON array without its `]`. The first `SIGINT` or
+    /// `SIGTERM` stops in order: what was read is written whole, the array closed, and the
+    /// process still ends by the signal. Here the scan waits on its `--files-from -` list, the
+    /// read that the signal must interrupt.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aStoppedScanClosesItsJSONArrayAndEndsByTheSignal(_ number: Int32) throws {
+        let root = try Self.folderOfPhotos(2, plus: ["a-empty.jpg": Data()])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let live = try LiveProcess(["scan", "--json", "--summary", "--files-from", "-"])
+        live.input.write(Data("\(root)/p0.jpg\n\(root)/p1.jpg\n\(root)/a-empty.jpg\n".utf8))
+        // The list stays open: phototag has read the three and waits for more.
+        #expect(live.waitForErrors(containing: "a-empty.jpg: file is empty\n"))
+        usleep(100_000)
+        kill(live.pid, number)
+        let output = live.output.readDataToEndOfFile()
+        let errors = live.finish()
+        #expect(live.signal == number, "\(errors)")
+        let records = try #require(
+            JSONSerialization.jsonObject(with: output) as? [[String: Any]],
+            "a whole JSON array: \(String(decoding: output, as: UTF8.self))")
+        #expect(
+            records.map { ($0["file"] as? String ?? "").split(separator: "/").last } == [
+                "p0.jpg", "p1.jpg", "a-empty.jpg",
+            ])
+        // The summary counts what was read.
+        #expect(errors.contains(#"{"files":3,"#), "\(errors)")
+    }
+
+    /// `geocode` waiting for its next line on standard input: the signal ends the wait.
+    @Test func aStoppedGeocodeClosesItsJSONArray() throws {
+        let live = try LiveProcess(["geocode", "--json", "--no-place"])
+        live.input.write(Data("1,2\n999,999\n".utf8))
+        #expect(live.waitForErrors(containing: "phototag: line 2: latitude 999 is out of range"))
+        usleep(100_000)
+        kill(live.pid, SIGINT)
+        let output = live.output.readDataToEndOfFile()
+        _ = live.finish()
+        #expect(live.signal == SIGINT)
+        let records = try #require(
+            JSONSerialization.jsonObject(with: output) as? [[String: Any]],
+            "a whole JSON array: \(String(decoding: output, as: UTF8.self))")
+        #expect(records.count == 2)
+    }
+
     @Test func anInterruptedScanHasReportedItsErrorsAndErasedItsBar() throws {
         // An error first (names sort before p…), then more records than the pipe holds.
         let root = try Self.folderOfPhotos(1200, plus: ["a-empty.jpg": Data()])
