@@ -26,6 +26,10 @@ enum Options {
     static let progress = OptionSpec(
         name: "--progress", help: "Show a progress bar on stderr (default: on a terminal; erased around records)")
     static let noProgress = OptionSpec(name: "--no-progress", help: "Never show a progress bar")
+    static let warnings = OptionSpec(
+        name: "--warnings", value: "<mode>",
+        help: "Warnings on stderr: all (default), summary (counts per kind at the end) or none",
+        choices: WarningMode.allCases.map(\.rawValue))
     static let summary = OptionSpec(
         name: "--summary",
         help: "Count files per status, country, place (text: the whole output; json, ndjson: JSON)")
@@ -114,7 +118,7 @@ enum Commands {
     static let mapNote = """
         With --format svg or html, the located records make one map, written when the input
         ends: a standalone SVG, or an HTML page (no network needed) with pan and zoom, each
-        marker's files as file:// links and a sortable table of places.
+        marker's files as file:// links and the trip's visits as a sortable table.
         """
 
     /// The same for geocode, whose markers are coordinates (no files to link).
@@ -135,7 +139,7 @@ enum Commands {
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         missingArgumentsMessage: "no files given",
         options: outputOptions + placeOptions + selectionOptions + [
-            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
         ],
         epilogue: """
             One record per file, in argument order, then the files of --files-from in list order,
@@ -162,7 +166,7 @@ enum Commands {
         options: outputOptions + placeOptions + selectionOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard, Options.withGPS, Options.withoutGPS, Options.near, Options.within,
-            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.help,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
         ],
         epilogue: """
             Folders are walked recursively, in path order, on every core (or --jobs n); records

@@ -254,6 +254,13 @@ struct OptionReader {
             }
             options.coordinates = style
         }
+        if accepts(Options.warnings), let value = value(Options.warnings) {
+            guard let mode = WarningMode(rawValue: value) else {
+                let choices = WarningMode.allCases.map(\.rawValue).joined(separator: ", ")
+                throw error("unknown warnings mode '\(value)' (choose from \(choices))")
+            }
+            options.warnings = mode
+        }
         // The later of --progress and --no-progress wins.
         if accepts(Options.progress),
             let last = parsed.lastGiven(of: [Options.progress, Options.noProgress])

@@ -28,6 +28,8 @@ struct OutputOptions: Equatable, Sendable {
     var quiet = false
     /// A progress bar on standard error: `nil` means only when it is a terminal.
     var progress: Bool? = nil
+    /// `--warnings`: what stderr shows of the warnings (and of a scan's skipped entries).
+    var warnings = WarningMode.all
     /// Counts per status, country and place at the end.
     var summary = false
     /// Where the summary goes instead of standard error (or, in text, standard output).

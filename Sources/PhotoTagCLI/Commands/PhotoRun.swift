@@ -54,6 +54,8 @@ extension Context {
             var map = MapOutput()
             let progress: ProgressBar
             var outcome = Outcome()
+            /// With `--warnings summary`: the warnings counted, for the end.
+            var warnings = WarningTally()
         }
 
         private let state: Locked<State>
@@ -142,7 +144,10 @@ extension Context {
                     if !(printed && sharesTerminal) {
                         diagnose("phototag: \(quotedForTerminal(processed.pointee.record.file)): \(error)\n", state)
                     }
-                } else if output.format == .text {
+                } else if output.warnings == .summary {
+                    let record = processed.pointee.record
+                    state.warnings.add(record.warnings, file: quotedForTerminal(record.file))
+                } else if output.format == .text, output.warnings == .all {
                     // Every warning of the record, as JSON and CSV have them (a sidecar that
                     // cannot be read beside a photo without GPS too), but an unusable GPS
                     // block's, which are in the record line itself.
@@ -179,8 +184,17 @@ extension Context {
             state.context.errors.write(line)
         }
 
-        /// Reports something about the run (a skipped entry, an unreadable list) on stderr, unless
-        /// `--quiet`.
+        /// Reports an entry a scan skips (a link loop, a file read already) on stderr, as a
+        /// warning: `--warnings` says whether it is shown, counted or dropped.
+        func skipped(_ path: String, reason: String) {
+            switch output.warnings {
+            case .all: note("\(path): \(reason)")
+            case .summary: state.withLock { $0.warnings.add([reason], file: path) }
+            case .none: break
+            }
+        }
+
+        /// Reports something about the run (an unreadable list) on stderr, unless `--quiet`.
         func note(_ text: String) {
             state.withLock { state in
                 guard !output.quiet else { return }
@@ -206,6 +220,7 @@ extension Context {
         func end() -> Outcome {
             state.withLock { state in
                 state.progress.finish()
+                if !self.output.quiet { state.context.errors.write(state.warnings.lines()) }
                 let output = state.context.output
                 if summaryOnly {
                     // In the format's form: JSON for json and ndjson (--summary-file -), text otherwise.

@@ -296,7 +296,7 @@ extension Context {
                     found += 1
                     batch.append(path) { .unreadable($0, errno: code) }
                 case .skipped(let path, let reason):
-                    run.note("\(quotedForTerminal(String(decoding: path, as: UTF8.self))): \(reason)")
+                    run.skipped(quotedForTerminal(String(decoding: path, as: UTF8.self)), reason: reason)
                 }
                 return batch.items.count < 32 || submitBatch()
             }
