@@ -154,6 +154,27 @@ public struct GPSReader: Sendable {
         case .cr3:
             guard let block = try CR3.exifBlock(in: source) else { return GPSReading(status: .noGPS) }
             return try decodeExif(block, declaredLength: block.count)
+        case .jpegXL:
+            let found = try JPEGXL.metadata(in: source)
+            var reading: GPSReading? = nil
+            if let item = found.exif {
+                let block = try exifPayload(fromTIFF: try tiffInExifItem(item))
+                reading = try decodeExif(block, declaredLength: block.count)
+            }
+            var result = try withXMPFallback(reading) { found.xmp }
+            result.warnings += found.warnings
+            return result
+        case .raf:
+            return try readEmbeddedJPEG(WindowSource(source, try RawPreview.rafJPEG(in: source)))
+        case .x3f:
+            // The first preview whose EXIF gives a reading; none (the SD9, SD10): no GPS.
+            var last: GPSReading? = nil
+            for range in try RawPreview.x3fJPEGs(in: source) {
+                let reading = try readEmbeddedJPEG(WindowSource(source, range))
+                if reading.status == .located { return reading }
+                if last == nil || reading.camera != nil { last = reading }
+            }
+            return last ?? GPSReading(status: .noGPS)
         case .movie:
             return try Movie.read(source)
         case .unsupported(let kind):
@@ -232,6 +253,13 @@ public struct GPSReader: Sendable {
             guard exifReading != nil else { throw error }
         }
         return try withXMPFallback(exifReading) { xmp }
+    }
+
+    /// A raw file's embedded JPEG preview, read as a JPEG; one that is not a JPEG has no EXIF.
+    private func readEmbeddedJPEG(_ preview: WindowSource<some ByteSource>) throws(PhotoGPSError) -> GPSReading {
+        let head = try preview.bytes(at: 0, length: 3)
+        guard head == [0xFF, 0xD8, 0xFF] else { return GPSReading(status: .noGPS) }
+        return try readJPEG(preview)
     }
 
     /// The EXIF reading, or the XMP packet's position when EXIF has none that is usable (EXIF

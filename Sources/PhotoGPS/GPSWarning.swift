@@ -118,6 +118,9 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
     /// NAD27, WGS-72…, or one phototag does not know): the position is given as stored, not
     /// converted. `offset` is how far off such positions typically are, when known.
     case datumNotWGS84(datum: String, offset: String?)
+    /// A JPEG XL file's EXIF or XMP (`box`) is Brotli-compressed (a `brob` box), which phototag
+    /// does not decompress: its position, if any, is not read.
+    case compressedMetadata(box: String)
 
     /// The warning as one lowercase line without a final period, as records print it.
     public var description: String {
@@ -178,6 +181,8 @@ public enum GPSWarning: Hashable, Sendable, CustomStringConvertible {
             "the CRC of PNG chunk '\(chunk)' does not match its bytes; the chunk is not used"
         case .datumNotWGS84(let datum, let offset?):
             "the position's datum is \(datum), not WGS 84 (\(offset)); it is given as stored, not converted"
+        case .compressedMetadata(let box):
+            "the JPEG XL '\(box)' box is Brotli-compressed ('brob'), which phototag does not read"
         case .datumNotWGS84(let datum, nil):
             "the position's datum is \(datum), not known to be WGS 84; it is given as stored, not converted"
         }

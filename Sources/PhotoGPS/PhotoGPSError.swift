@@ -52,7 +52,7 @@ public enum PhotoGPSError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The formats phototag recognises as photo containers but cannot read (see
     /// ``unsupportedFormat(_:)``): a file in one of them is a photo whose position is unknown.
-    public static let unreadPhotoFormats: Set<String> = ["BigTIFF", "JPEG XL", "Sigma X3F raw", "Fujifilm RAF raw"]
+    public static let unreadPhotoFormats: Set<String> = ["BigTIFF"]
 
     /// Whether the error only says the file holds no photo at all: it is empty, or in a format
     /// that is not a photo or video container (a GIF, text, or unknown). A photo container that

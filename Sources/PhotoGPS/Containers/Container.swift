@@ -11,6 +11,10 @@ enum Container: Equatable {
     case heif
     /// Canon CR3 (ISO BMFF with `CMT` boxes).
     case cr3
+    /// JPEG XL, a bare codestream or in its box container (``JPEGXL``).
+    case jpegXL
+    /// Fujifilm RAF and Sigma X3F raw files: the EXIF is in an embedded JPEG (``RawPreview``).
+    case raf, x3f
     /// QuickTime, MP4, M4V and 3GP movies: ISO BMFF with any other `ftyp` brand, or an old
     /// QuickTime file without `ftyp` that starts with a `moov`, `mdat`, `wide`, `free`, `skip` or
     /// `pnot` box.
@@ -69,9 +73,9 @@ enum Container: Equatable {
             let size = ByteOrder.bigEndian.read(UInt32.self, head, at: 0)
             if size == 0 || size == 1 || size >= 8 { return .movie }
         }
-        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .unsupported("JPEG XL") }
-        if starts(Array("FOVb".utf8)) { return .unsupported("Sigma X3F raw") }
-        if starts(Array("FUJIFILMCCD-RAW".utf8)) { return .unsupported("Fujifilm RAF raw") }
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return .jpegXL }
+        if starts(Array("FOVb".utf8)) { return .x3f }
+        if starts(Array("FUJIFILMCCD-RAW".utf8)) { return .raf }
         if starts(Array("GIF8".utf8)) { return .unsupported("GIF") }
         if starts(Array("BM".utf8)) { return .unsupported("BMP") }
         return .unsupported(nil)

@@ -7,6 +7,8 @@ enum PhotoFiles {
         "png", "webp",
         // TIFF and TIFF-based raw, and Canon CR3
         "tif", "tiff", "dng", "cr2", "cr3", "nef", "nrw", "arw", "srf", "sr2", "orf", "rw2", "pef", "srw",
+        "jxl",  // JPEG XL
+        "raf", "x3f",  // Fujifilm and Sigma raw, read through their embedded JPEG
         "mov", "mp4", "m4v", "3gp",  // QuickTime, MP4 and 3GP videos
     ]
 
