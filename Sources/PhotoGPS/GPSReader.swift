@@ -177,6 +177,15 @@ public struct GPSReader: Sendable {
             return last ?? GPSReading(status: .noGPS)
         case .movie:
             return try Movie.read(source)
+        case .unsupported(nil):
+            // No photo format: a sidecar's content (XMP, Takeout JSON) is read as a sidecar, as
+            // its name would have it read.
+            let head = try source.bytes(at: 0, length: 4096)
+            guard let kind = Sidecar.kind(ofContent: head) else { throw .unsupportedFormat(nil) }
+            guard source.count <= Sidecar.sizeLimit else {
+                throw .tooLarge(source: "the sidecar", limit: Sidecar.sizeLimit)
+            }
+            return Sidecar.read(bytes: try source.bytes(at: 0, length: source.count), kind: kind)
         case .unsupported(let kind):
             throw .unsupportedFormat(kind)
         }

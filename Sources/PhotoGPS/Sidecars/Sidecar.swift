@@ -35,6 +35,27 @@ public enum Sidecar {
         return nil
     }
 
+    /// The kind of sidecar a file's first bytes (up to 4 KiB) show, for a file whose name says
+    /// nothing (standard input, `locate notes.dat`): XMP is markup that names the XMP or RDF
+    /// namespace (`adobe:ns:meta/`, `rdf:RDF`), in UTF-8, UTF-16 or UTF-32; a Takeout file is a
+    /// JSON object with one of Takeout's keys (`photoTakenTime`, `geoData`, `geoDataExif`).
+    /// `nil` for anything else.
+    public static func kind(ofContent head: [UInt8]) -> Kind? {
+        let text = XMLEncoding.leadingText(Array(head.prefix(4096)))
+        let start = text.drop { $0.isWhitespace }
+        if start.hasPrefix("<"),
+            ["adobe:ns:meta/", "<rdf:RDF", "http://www.w3.org/1999/02/22-rdf-syntax-ns#"].contains(where: text.contains)
+        {
+            return .xmp
+        }
+        if start.hasPrefix("{"),
+            ["\"photoTakenTime\"", "\"geoData\"", "\"geoDataExif\""].contains(where: text.contains)
+        {
+            return .takeout
+        }
+        return nil
+    }
+
     /// Reads the sidecar at a path given as bytes.
     public static func read(path: [UInt8], kind: Kind) -> GPSReading {
         guard !path.contains(0) else { return .failure(.cannotOpen(errno: SystemError.invalidArgument.code)) }

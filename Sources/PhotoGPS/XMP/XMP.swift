@@ -184,6 +184,8 @@ enum XMP {
     /// (both coordinates, their references and the altitude) comes from the first of them that
     /// has a coordinate, never half from one and half from another; the capture time from any.
     static func scan(_ packet: [UInt8]) -> Properties? {
+        // UTF-16 and UTF-32 packets (with or without a BOM) are read as their UTF-8.
+        guard let packet = XMLEncoding.utf8(packet) else { return nil }
         var tokenizer = XMLTokenizer(packet)
         var namespaces: [[String: String]] = [["xml": "http://www.w3.org/XML/1998/namespace"]]
         // The open elements: their qualified names as written and as resolved.

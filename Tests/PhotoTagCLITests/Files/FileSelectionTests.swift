@@ -280,6 +280,30 @@ import Testing
         #expect(result.status == 0)
     }
 
+    /// Issue 23, item 12: `cat x.xmp | phototag locate -` said "unsupported": a sidecar on
+    /// standard input is told by its content, and a UTF-16 sidecar beside a photo is read.
+    @Test func aSidecarIsToldByItsContentAndReadInUTF16() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let xmp = SidecarText.xmp(#"exif:GPSLatitude="48,51.4933N" exif:GPSLongitude="2,17.67E""#)
+        try Data(xmp.utf8).write(to: URL(fileURLWithPath: root + "/x.xmp"))
+        let piped = try Self.runWithInput(
+            ["locate", "--no-place", "--format", "ndjson", "-"], fromFile: root + "/x.xmp")
+        let record = try #require(try Self.records(piped).first)
+        #expect(record["status"] as? String == "located")
+        #expect((record["gps"] as? [String: Any])?["source"] as? String == "xmp-sidecar")
+        #expect(piped.status == 0)
+        // A UTF-16 sidecar (with a BOM, as Windows tools write it) beside a photo without GPS.
+        try FileManager.default.copyItem(atPath: Fixtures.photo("no-exif.jpg"), toPath: root + "/p.jpg")
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in xmp.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        try Data(utf16).write(to: URL(fileURLWithPath: root + "/p.jpg.xmp"))
+        let scan = try Binary.run(["scan", "--no-place", "--format", "ndjson", root + "/p.jpg"])
+        let paired = try #require(try Self.records(scan).first)
+        #expect(paired["status"] as? String == "located", "\(paired)")
+        #expect(scan.status == 0)
+    }
+
     @Test func standardInputIsReadOnce() {
         #expect(run("locate", "-", "-").errors.hasPrefix("Error: '-' (standard input) can be given only once"))
         let both = run("locate", "--files-from", "-", "-")
