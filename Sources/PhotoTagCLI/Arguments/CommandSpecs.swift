@@ -11,6 +11,11 @@ enum Options {
         help: "Output: text (default), json, ndjson, csv, geojson, or a map: svg or html",
         choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
+    static let bom = OptionSpec(name: "--bom", help: "CSV: start with a UTF-8 byte order mark, for Excel")
+    static let noFormulaGuard = OptionSpec(
+        name: "--no-formula-guard", help: "CSV: keep text cells that start with = + - @ as they are (no ')")
+    static let csvt = OptionSpec(
+        name: "--csvt", value: "<file>", help: "CSV: also write the columns' types to this file (GDAL's .csvt)")
     static let places = OptionSpec(
         name: "--places", value: "<file>",
         help: "Use this place table instead of the bundled one (answers by its nearest place)")
@@ -105,7 +110,10 @@ enum Commands {
     /// The options the tool itself takes, before any command.
     static let toolOptions = [Options.help, Options.version]
 
-    static let outputOptions = [Options.format, Options.json, Options.coordinates, Options.quiet]
+    static let outputOptions = [
+        Options.format, Options.json, Options.coordinates, Options.bom, Options.noFormulaGuard, Options.csvt,
+        Options.quiet,
+    ]
     static let placeOptions = [
         Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.noPlace,
     ]

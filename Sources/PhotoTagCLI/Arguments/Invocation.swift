@@ -254,6 +254,15 @@ struct OptionReader {
             }
             options.coordinates = style
         }
+        options.csvByteOrderMark = has(Options.bom)
+        options.csvFormulaGuard = !has(Options.noFormulaGuard)
+        if let path = value(Options.csvt) {
+            guard !path.isEmpty else { throw error("option '\(Options.csvt.name)' needs a file name") }
+            options.csvTypesFile = path
+        }
+        for option in [Options.bom, Options.noFormulaGuard, Options.csvt] where has(option) && options.format != .csv {
+            throw error("'\(option.name)' is for \(Options.format.name) csv")
+        }
         if accepts(Options.warnings), let value = value(Options.warnings) {
             guard let mode = WarningMode(rawValue: value) else {
                 let choices = WarningMode.allCases.map(\.rawValue).joined(separator: ", ")

@@ -42,6 +42,13 @@ struct OutputOptions: Equatable, Sendable {
     }
     /// How text output shows coordinates (`--coordinates`); the other formats stay decimal.
     var coordinates = CoordinateStyle.decimal
+    /// CSV: `--bom`, a UTF-8 byte order mark first, for Excel.
+    var csvByteOrderMark = false
+    /// CSV: text cells that spreadsheets would run as formulas get a `'` (off with
+    /// `--no-formula-guard`).
+    var csvFormulaGuard = true
+    /// CSV: `--csvt FILE`, where the columns' types go, for GDAL.
+    var csvTypesFile: String? = nil
 }
 
 /// Where the paths of `locate` and `scan` come from besides the arguments, and how many files

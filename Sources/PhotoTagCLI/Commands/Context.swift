@@ -42,7 +42,17 @@ struct Context {
         let colour = options.format == .text && output.isTerminal && environment.allowsColor
         return RecordFormatter(
             format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
-            place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0)
+            place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0,
+            byteOrderMark: options.csvByteOrderMark, guardFormulas: options.csvFormulaGuard)
+    }
+
+    /// With `--csvt FILE`: writes the CSV columns' types to FILE; false after reporting that it
+    /// could not be written.
+    func writeColumnTypes(_ options: OutputOptions, _ formatter: RecordFormatter) -> Bool {
+        guard let path = options.csvTypesFile else { return true }
+        guard let failure = writeFile(formatter.columnTypes(), to: path) else { return true }
+        errors.write("phototag: column types file '\(path)': \(failure)\n")
+        return false
     }
 
     /// A file's modification date in UTC, `YYYY-MM-DD`.

@@ -277,6 +277,8 @@ struct GeocodeRun {
         guard !wroteHeader else { return }
         wroteHeader = true
         context.output.write(formatter.header())
+        // The columns are known now (a table's own come from its header line).
+        if !context.writeColumnTypes(options.output, formatter) { rejected = true }
     }
 
     /// Renders `lines` straight into one buffer per part, split across the cores when there are

@@ -83,10 +83,11 @@ extension Context {
         /// The part of the summary-only text mode: records are counted, not printed.
         private var summaryOnly: Bool { output.summaryReplacesRecords }
 
-        /// Writes the format's header.
+        /// Writes the format's header (and with `--csvt`, the columns' types).
         func start() {
             state.withLock { state in
                 if !summaryOnly { state.context.output.write(state.emitter.formatter.header()) }
+                if !state.context.writeColumnTypes(output, state.emitter.formatter) { state.outcome.sawError = true }
                 if sharesTerminal { state.context.output.flush() }
             }
         }

@@ -32,6 +32,11 @@ struct RecordFormatter: Sendable {
     /// `geocode` of a table on standard input: the names of its columns besides the
     /// coordinates, which CSV has columns for after the record's own (see ``InputTable``).
     var inputColumns: [String] = []
+    /// CSV: the header starts with a UTF-8 byte order mark (`--bom`, for Excel).
+    var byteOrderMark = false
+    /// CSV: text cells a spreadsheet would run as formulas get a `'` (``CSVFormulaGuard``);
+    /// `--no-formula-guard` turns it off.
+    var guardFormulas = true
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -113,8 +118,10 @@ struct RecordFormatter: Sendable {
             write(record, to: &json)
         case .csv:
             switch record {
-            case .photo(let photo): out.append(contentsOf: csvRow(photo.csvFields(nearby: nearbyColumns)))
-            case .coordinate(let point): out.append(contentsOf: csvRow(point.csvFields(nearby: nearbyColumns)))
+            case .photo(let photo):
+                out.append(contentsOf: csvRow(photo.csvFields(nearby: nearbyColumns, guardFormulas: guardFormulas)))
+            case .coordinate(let point):
+                out.append(contentsOf: csvRow(point.csvFields(nearby: nearbyColumns, guardFormulas: guardFormulas)))
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
@@ -234,13 +241,24 @@ struct RecordFormatter: Sendable {
     func header() -> [UInt8] {
         switch format {
         case .csv:
-            csvRow(
-                photos
-                    ? CSVColumns.photo(nearby: nearbyColumns)
-                    : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns))
+            (byteOrderMark ? [0xEF, 0xBB, 0xBF] : [])
+                + csvRow(
+                    photos
+                        ? CSVColumns.photo(nearby: nearbyColumns)
+                        : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson, .svg, .html: []
         }
+    }
+
+    /// CSV: the columns' types, one line as GDAL reads a `.csvt` file beside a `.csv`
+    /// (`Real,Real,Integer,String…`), for `--csvt FILE`.
+    func columnTypes() -> [UInt8] {
+        let types =
+            photos
+            ? CSVColumns.photoTypes(nearby: nearbyColumns)
+            : CSVColumns.coordinateTypes(nearby: nearbyColumns, input: inputColumns)
+        return csvRow(types)
     }
 
     /// What goes after the last record, given how many were written.

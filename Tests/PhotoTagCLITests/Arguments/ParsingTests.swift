@@ -222,7 +222,7 @@ import Testing
             (["locate", "--nearest", "x"], "option '--nearest' needs a whole number from 1 to 1000, not 'x'"),
             (
                 ["locate", "--n", "3", "a"],
-                "ambiguous option '--n' (could be '--nearest', '--no-place', '--null', '--no-progress')"
+                "ambiguous option '--n' (could be '--no-formula-guard', '--nearest', '--no-place', '--null', '--no-progress')"
             ),
             (
                 ["scan", "--with", "."],

@@ -37,12 +37,29 @@ enum CSVColumns {
         walk(&names)
         return names.names
     }
+
+    /// The types of ``photo(nearby:)``'s columns, as GDAL's `.csvt` file names them (`Integer`,
+    /// `Real`, `String`), so that a column keeps its type when every value in it is empty.
+    static func photoTypes(nearby count: Int) -> [String] {
+        var names = ColumnNames(nearbyCount: count)
+        PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &names)
+        return names.types
+    }
+
+    /// The types of ``coordinate(nearby:input:)``'s columns.
+    static func coordinateTypes(nearby count: Int, input: [String]) -> [String] {
+        var names = ColumnNames(nearbyCount: count)
+        CoordinateRecord().visitFields(nearby: count > 0, &names)
+        return names.types + input.map { _ in "String" }
+    }
 }
 
-/// Collects the names of the columns a record's fields are written in.
+/// Collects the names of the columns a record's fields are written in, and their types as GDAL's
+/// `.csvt` names them.
 private struct ColumnNames: RecordVisitor {
     var nearbyCount: Int
     var names: [String] = []
+    var types: [String] = []
     private var prefix = ""
     private var nearbyOnly = false
 
@@ -51,6 +68,11 @@ private struct ColumnNames: RecordVisitor {
     mutating func field(_ key: FieldKey, _ value: FieldValue) {
         guard !nearbyOnly || key.nearbyColumn else { return }
         names.append(key.flatName(prefix: prefix))
+        switch value {
+        case .integer: types.append("Integer")
+        case .number, .metres: types.append("Real")
+        case .string, .text, .literal: types.append("String")
+        }
     }
 
     mutating func object(_ key: StaticString, flatPrefix: StaticString, present: Bool, _ body: (inout Self) -> Void) {
@@ -79,11 +101,18 @@ private struct ColumnNames: RecordVisitor {
 
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
         names.append(FieldKey(stringLiteral: key).flatName(prefix: ""))
+        types.append("String")
     }
 
-    mutating func input(_ values: InputValues) { names += values.names.map(flatInputName) }
+    mutating func input(_ values: InputValues) {
+        names += values.names.map(flatInputName)
+        types += values.names.map { _ in "String" }
+    }
 
-    mutating func fileBytes(_ path: ArraySlice<UInt8>?) { names.append("file_bytes") }
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
+        names.append("file_bytes")
+        types.append("String")
+    }
 }
 
 /// The column of an input row's value in the flat formats: `input_` and the header's name.
@@ -93,10 +122,21 @@ func flatInputName(_ name: String) -> String { "input_" + name }
 private struct CSVFieldCollector: RecordVisitor {
     /// How many nearby places there are columns for: those not found are empty.
     let nearbyCount: Int
+    /// Whether text cells that a spreadsheet would take for a formula are defused
+    /// (``CSVFormulaGuard``).
+    let guardFormulas: Bool
     var fields: [String?] = []
     private var nearbyOnly = false
 
-    init(nearbyCount: Int) { self.nearbyCount = nearbyCount }
+    init(nearbyCount: Int, guardFormulas: Bool) {
+        self.nearbyCount = nearbyCount
+        self.guardFormulas = guardFormulas
+    }
+
+    /// A text cell, defused when asked.
+    private mutating func text(_ value: String?) {
+        fields.append(guardFormulas ? value.map(CSVFormulaGuard.defused) : value)
+    }
 
     mutating func field(_ key: FieldKey, _ value: FieldValue) {
         guard !nearbyOnly || key.nearbyColumn else { return }
@@ -104,8 +144,8 @@ private struct CSVFieldCollector: RecordVisitor {
         case .integer(let value): fields.append(value.map { String($0) })
         case .number(let value): fields.append(value.map(\.description))
         case .metres(let value): fields.append(value.map { roundedDistance($0).description })
-        case .string(let value): fields.append(value)
-        case .text(let value): fields.append(value.map { String(decoding: $0, as: UTF8.self) })
+        case .string(let value): text(value)
+        case .text(let value): text(value.map { String(decoding: $0, as: UTF8.self) })
         case .literal(let value): fields.append(value?.description)
         }
     }
@@ -136,20 +176,37 @@ private struct CSVFieldCollector: RecordVisitor {
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
         var texts: [String] = []
         forEach { texts.append($0.text) }
-        fields.append(texts.joined(separator: "; "))
+        text(texts.joined(separator: "; "))
     }
 
-    mutating func input(_ values: InputValues) { fields += values.values }
+    mutating func input(_ values: InputValues) { for value in values.values { text(value) } }
 
     mutating func fileBytes(_ path: ArraySlice<UInt8>?) { fields.append(path.map(base64)) }
+}
+
+/// OWASP's advice against CSV injection: a text cell that starts with `=`, `+`, `-`, `@`, a tab or
+/// a carriage return is a formula to Excel, LibreOffice and Google Sheets, which a file or
+/// place name, or a column passed through from the input, could use to run something. Such a
+/// cell gets a `'` in front, which spreadsheets show as text and do not keep in the value.
+/// A cell of nothing but digits, signs, points and colons is left alone: `-33.8` and the offset
+/// `+02:00` can call no function. Nor is `file_bytes` touched, whose base64 needs its bytes
+/// exact.
+enum CSVFormulaGuard {
+    static func defused(_ value: String) -> String {
+        guard let first = value.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first),
+            !value.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2B, 0x2D, 0x2E, 0x3A].contains($0) })
+        else { return value }
+        return "'" + value
+    }
 }
 
 extension PhotoRecord {
     var csvFields: [String?] { csvFields(nearby: 0) }
 
-    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places.
-    func csvFields(nearby count: Int) -> [String?] {
-        var collector = CSVFieldCollector(nearbyCount: count)
+    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places; text cells are
+    /// defused as ``CSVFormulaGuard`` says unless `guardFormulas` is false.
+    func csvFields(nearby count: Int, guardFormulas: Bool = true) -> [String?] {
+        var collector = CSVFieldCollector(nearbyCount: count, guardFormulas: guardFormulas)
         withTexts(&collector) { record, texts, collector in record.visitFields(texts, nearby: count > 0, &collector) }
         return collector.fields
     }
@@ -159,8 +216,8 @@ extension CoordinateRecord {
     var csvFields: [String?] { csvFields(nearby: 0) }
 
     /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
-    func csvFields(nearby count: Int) -> [String?] {
-        var collector = CSVFieldCollector(nearbyCount: count)
+    func csvFields(nearby count: Int, guardFormulas: Bool = true) -> [String?] {
+        var collector = CSVFieldCollector(nearbyCount: count, guardFormulas: guardFormulas)
         visitFields(nearby: count > 0, &collector)
         return collector.fields
     }

@@ -3,7 +3,8 @@ import ReverseGeocoding
 
 // GeoJSON `properties`: a record flat, for GIS tools, which read nested objects as
 // `String(JSON)`. The field lists of Fields.swift walked with their CSV names (CSV.swift) and
-// JSON types: numbers as numbers, `null` when absent, `warnings` joined by `; ` or `null`; with
+// JSON types: numbers as numbers, `null` when absent, `warnings` joined by `; ` (empty, never
+// `null`, when there are none: a list, even an empty one, is known); with
 // `--nearest`, the nearby places follow the place as `nearby_1_geoname_id`… `nearby_K_bearing`.
 
 /// Writes a record as flat properties named as its CSV columns (``CSVColumns``), in their order.
@@ -48,7 +49,7 @@ struct FlatFieldWriter: RecordVisitor {
         var texts: [String] = []
         forEach { texts.append($0.text) }
         self.key()
-        json.string(texts.isEmpty ? nil : texts.joined(separator: "; "))
+        json.string(texts.joined(separator: "; "))
     }
 
     mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
