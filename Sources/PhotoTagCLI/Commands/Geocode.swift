@@ -329,6 +329,30 @@ struct GeocodeRun {
                 } else {
                     parsed = parseCoordinate(bytes[line.range])
                 }
+                // Text the same way, for the plain line of a point that names a place.
+                if formatter.format == .text, formatter.coordinates == .decimal, !formatter.style.enabled,
+                    case .success(let coordinate) = parsed, let geocoder, !place.skip, place.nearest == nil,
+                    !formatter.nearby
+                {
+                    let location = geocoder.locate(coordinate, filter: place.filter)
+                    if TextLine.appendPlaced(coordinate, location, to: result.bytes) {
+                        result.bytes.append(0x0A)
+                        result.records += 1
+                        continue
+                    }
+                }
+                // CSV the same way, from the lookup (without nearby places, which need the record).
+                if formatter.format == .csv, case .success(let coordinate) = parsed, let geocoder, !place.skip,
+                    place.nearest == nil, !formatter.nearby
+                {
+                    let location = geocoder.locate(coordinate, filter: place.filter)
+                    if location.nearest == nil { result.placeless = true }
+                    CoordinateRecord.writeCSV(
+                        coordinate: coordinate, location: location, line: line.number, input: input,
+                        guardFormulas: formatter.guardFormulas, to: result.bytes)
+                    result.records += 1
+                    continue
+                }
                 if ndjson, case .success(let coordinate) = parsed {
                     // What `formatter.append` writes for NDJSON (no separator), straight from the
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.

@@ -118,10 +118,8 @@ struct RecordFormatter: Sendable {
             write(record, to: &json)
         case .csv:
             switch record {
-            case .photo(let photo):
-                out.append(contentsOf: csvRow(photo.csvFields(nearby: nearbyColumns, guardFormulas: guardFormulas)))
-            case .coordinate(let point):
-                out.append(contentsOf: csvRow(point.csvFields(nearby: nearbyColumns, guardFormulas: guardFormulas)))
+            case .photo(let photo): photo.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas)
+            case .coordinate(let point): point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas)
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)

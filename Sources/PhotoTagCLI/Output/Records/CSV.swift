@@ -118,35 +118,91 @@ private struct ColumnNames: RecordVisitor {
 /// The column of an input row's value in the flat formats: `input_` and the header's name.
 func flatInputName(_ name: String) -> String { "input_" + name }
 
-/// Collects the fields of a CSV row, as text (`nil` for an empty field).
-private struct CSVFieldCollector: RecordVisitor {
+/// Writes a record as one CSV row straight into a buffer: numbers as `Double.description` and
+/// the JSON writer write them (``JSONCursor``), text copied with quoting only where a cell needs
+/// it, and no `String` made per cell (a row of strings, joined and scanned again, cost 2.4 times
+/// the NDJSON of the same records).
+struct CSVRowWriter: RecordVisitor {
+    private let out: ByteBuffer
     /// How many nearby places there are columns for: those not found are empty.
     let nearbyCount: Int
     /// Whether text cells that a spreadsheet would take for a formula are defused
     /// (``CSVFormulaGuard``).
     let guardFormulas: Bool
-    var fields: [String?] = []
+    private var first = true
     private var nearbyOnly = false
 
-    init(nearbyCount: Int, guardFormulas: Bool) {
+    /// Calls `body` with a writer of one row to `out`, and ends the row (CRLF).
+    @inline(__always)
+    static func writing(to out: ByteBuffer, nearby: Int, guardFormulas: Bool, _ body: (inout Self) -> Void) {
+        var writer = Self(out: out, nearbyCount: nearby, guardFormulas: guardFormulas)
+        body(&writer)
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    private init(out: ByteBuffer, nearbyCount: Int, guardFormulas: Bool) {
+        self.out = out
         self.nearbyCount = nearbyCount
         self.guardFormulas = guardFormulas
     }
 
-    /// A text cell, defused when asked.
-    private mutating func text(_ value: String?) {
-        fields.append(guardFormulas ? value.map(CSVFormulaGuard.defused) : value)
+    /// The comma before every cell but the first.
+    @inline(__always)
+    private mutating func nextCell() {
+        if first { first = false } else { out.append(UInt8(ascii: ",")) }
     }
 
+    /// A number's text, as JSON writes it (never `null` here: an absent value is an empty cell).
+    @inline(__always)
+    private func write(_ body: (inout JSONCursor) -> Void) {
+        out.write(atMost: JSONCursor.numberRoom) { start in
+            var cursor = JSONCursor(start)
+            body(&cursor)
+            return cursor.at
+        }
+    }
+
+    /// A text cell: quoted when it holds a comma, quote, CR or LF (quotes doubled), with a `'`
+    /// first when it would be a formula.
+    private func text(_ bytes: UnsafeRawBufferPointer) {
+        let defuse = guardFormulas && CSVFormulaGuard.isFormula(bytes)
+        let quoted = bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
+        if quoted { out.append(0x22) }
+        if defuse { out.append(UInt8(ascii: "'")) }
+        if quoted {
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte == 0x22 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start...index]))
+                start = index  // the quote again, doubled
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self)[start...]))
+            out.append(0x22)
+        } else {
+            out.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+        }
+    }
+
+    private func text(_ string: String) {
+        let done: Void? = string.utf8.withContiguousStorageIfAvailable { text(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            var copy = string
+            copy.withUTF8 { text(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    @inline(__always)
     mutating func field(_ key: FieldKey, _ value: FieldValue) {
         guard !nearbyOnly || key.nearbyColumn else { return }
+        nextCell()
         switch value {
-        case .integer(let value): fields.append(value.map { String($0) })
-        case .number(let value): fields.append(value.map(\.description))
-        case .metres(let value): fields.append(value.map { roundedDistance($0).description })
-        case .string(let value): text(value)
-        case .text(let value): text(value.map { String(decoding: $0, as: UTF8.self) })
-        case .literal(let value): fields.append(value?.description)
+        case .integer(let value?): write { $0.integer(value) }
+        case .number(let value?) where value.isFinite: write { $0.number(value) }
+        case .metres(let value?): write { $0.metres(value) }
+        case .string(let value?): text(value)
+        case .text(let value?): text(value)
+        case .literal(let value?): out.append(value)
+        default: break  // absent: an empty cell
         }
     }
 
@@ -176,12 +232,21 @@ private struct CSVFieldCollector: RecordVisitor {
     mutating func warnings(_ key: StaticString, _ forEach: ((RecordWarning) -> Void) -> Void) {
         var texts: [String] = []
         forEach { texts.append($0.text) }
-        text(texts.joined(separator: "; "))
+        nextCell()
+        if !texts.isEmpty { text(texts.count == 1 ? texts[0] : texts.joined(separator: "; ")) }
     }
 
-    mutating func input(_ values: InputValues) { for value in values.values { text(value) } }
+    mutating func input(_ values: InputValues) {
+        for value in values.values {
+            nextCell()
+            if let value { text(value) }
+        }
+    }
 
-    mutating func fileBytes(_ path: ArraySlice<UInt8>?) { fields.append(path.map(base64)) }
+    mutating func fileBytes(_ path: ArraySlice<UInt8>?) {
+        nextCell()
+        if let path { out.append(base64(path)) }  // base64 needs no quotes, and is never defused
+    }
 }
 
 /// OWASP's advice against CSV injection: a text cell that starts with `=`, `+`, `-`, `@`, a tab or
@@ -192,34 +257,57 @@ private struct CSVFieldCollector: RecordVisitor {
 /// `+02:00` can call no function. Nor is `file_bytes` touched, whose base64 needs its bytes
 /// exact.
 enum CSVFormulaGuard {
+    /// Whether a cell's bytes would be a formula.
+    @inline(__always)
+    static func isFormula(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first,
+            first == 0x3D || first == 0x2B || first == 0x2D || first == 0x40
+                || first == 0x09 || first == 0x0D
+        else { return false }
+        return !bytes.allSatisfy { (0x30...0x39).contains($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E || $0 == 0x3A }
+    }
+
+    /// `value` as the guard writes it.
     static func defused(_ value: String) -> String {
-        guard let first = value.utf8.first, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(first),
-            !value.utf8.allSatisfy({ (0x30...0x39).contains($0) || [0x2B, 0x2D, 0x2E, 0x3A].contains($0) })
-        else { return value }
-        return "'" + value
+        var copy = value
+        let formula = copy.withUTF8 { isFormula(UnsafeRawBufferPointer($0)) }
+        return formula ? "'" + value : value
     }
 }
 
 extension PhotoRecord {
-    var csvFields: [String?] { csvFields(nearby: 0) }
-
-    /// The fields of ``CSVColumns/photo(nearby:)``, for `count` nearby places; text cells are
-    /// defused as ``CSVFormulaGuard`` says unless `guardFormulas` is false.
-    func csvFields(nearby count: Int, guardFormulas: Bool = true) -> [String?] {
-        var collector = CSVFieldCollector(nearbyCount: count, guardFormulas: guardFormulas)
-        withTexts(&collector) { record, texts, collector in record.visitFields(texts, nearby: count > 0, &collector) }
-        return collector.fields
+    /// Appends the record's CSV row (``CSVColumns/photo(nearby:)``, for `count` nearby places).
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas) { writer in
+            withTexts(&writer) { record, texts, writer in record.visitFields(texts, nearby: count > 0, &writer) }
+        }
     }
 }
 
 extension CoordinateRecord {
-    var csvFields: [String?] { csvFields(nearby: 0) }
+    /// Appends the record's CSV row (``CSVColumns/coordinate(nearby:)``, for `count` nearby
+    /// places).
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas) { writer in
+            visitFields(nearby: count > 0, &writer)
+        }
+    }
 
-    /// The fields of ``CSVColumns/coordinate(nearby:)``, for `count` nearby places.
-    func csvFields(nearby count: Int, guardFormulas: Bool = true) -> [String?] {
-        var collector = CSVFieldCollector(nearbyCount: count, guardFormulas: guardFormulas)
-        visitFields(nearby: count > 0, &collector)
-        return collector.fields
+    /// ``writeCSV(to:nearby:guardFormulas:)`` of a point that was looked up, without nearby
+    /// places, from its parts (as ``writeCompact(coordinate:location:line:input:fragments:to:)``
+    /// writes NDJSON): no record made and copied.
+    static func writeCSV(
+        coordinate: Coordinate, location: borrowing UnsafeLocation, line: Int?, input: InputValues?,
+        guardFormulas: Bool, to out: ByteBuffer
+    ) {
+        withUnsafePointer(to: location) { location in
+            CSVRowWriter.writing(to: out, nearby: 0, guardFormulas: guardFormulas) { writer in
+                visitFields(
+                    coordinate: coordinate, atSea: location.pointee.atSea, error: nil, line: line, input: input,
+                    &writer
+                ) { writer in writer.place(location.pointee) }
+            }
+        }
     }
 }
 
