@@ -176,7 +176,7 @@ extension Context {
                     state.emitter.emit(rendered, to: state.context.output, batch: bytes)
                 }
             }
-            state.progress.advance()
+            state.progress.advance(located: status == .located)
         }
 
         /// Writes a line to stderr, with the progress bar out of its way; holding the lock.

@@ -1,7 +1,14 @@
 import PhotoTagSupport
 import Synchronization
 
-/// A one-line progress bar on standard error: files done of total, rate and time left.
+/// A one-line progress bar on standard error: files done of total, how many were located, the
+/// rate, the time elapsed and the time left:
+///
+///     [#########...........] 4,512/10,000 files  3,900 located  1,504/s  0:03  ETA 0:04
+///
+/// While a scan's walk is still finding files, the total is not final and the bar is a count
+/// (`4,512 of 6,000+ files …`, no ETA). The line is kept within 80 columns, the least a terminal
+/// has: when the numbers grow, the rate goes first, then the time elapsed.
 ///
 /// It appears only once a run has lasted half a second (short runs stay silent), redraws at most
 /// ten times a second, and erases itself at the end, so it never mixes with the output. Whoever
@@ -20,60 +27,62 @@ final class ProgressBar {
     private let plain: Bool
     /// How long a run must last before the bar appears, in seconds.
     private let delay: Double
-    private let start = monotonicSeconds()
+    /// The clock, in seconds (tests give their own).
+    private let clock: () -> Double
+    private let start: Double
     private var lastDraw = 0.0
     /// How many columns the bar on screen takes; 0 while none is shown.
     private var shownWidth = 0
     /// Whether a caller is writing to the terminal (between ``hide()`` and ``show()``).
     private var held = false
     private(set) var done = 0
+    /// How many of the files done were located.
+    private(set) var located = 0
     /// The number of files to do, once known (the walk may still be finding them).
     var total = 0
     var totalIsFinal = false
 
-    init(sink: OutputSink, enabled: Bool, plain: Bool = false, delay: Double = 0.5) {
+    init(
+        sink: OutputSink, enabled: Bool, plain: Bool = false, delay: Double = 0.5,
+        clock: @escaping () -> Double = monotonicSeconds
+    ) {
         self.sink = sink
         self.enabled = enabled
         self.plain = plain
         self.delay = delay
+        self.clock = clock
+        start = clock()
     }
+
+    /// The widest line drawn: a terminal has at least 80 columns, and a line that wraps cannot
+    /// be erased with `\r`.
+    static let maximumWidth = 79
 
     /// Whether a terminal with this environment takes plain progress: `TERM=dumb` knows no escapes.
     static func isPlain(_ environment: Environment) -> Bool { environment.variables["TERM"] == "dumb" }
 
     private var shown: Bool { shownWidth > 0 }
 
-    /// Counts one file done; redraws when it is time to and nobody is writing to the terminal.
-    func advance() {
+    /// Counts one file done (`located` when it has a position); redraws when it is time to and
+    /// nobody is writing to the terminal.
+    func advance(located: Bool = false) {
         done += 1
+        if located { self.located += 1 }
         guard !held else { return }
         drawIfDue()
     }
 
     private func drawIfDue() {
         guard enabled else { return }
-        let now = monotonicSeconds()
+        let now = clock()
         guard now - start >= delay, now - lastDraw >= 0.1 else { return }
         lastDraw = now
         draw(now)
     }
 
     private func draw(_ now: Double) {
-        let elapsed = now - start
-        let rate = Double(done) / max(elapsed, 1e-9)
-        var text = "\(grouped(done)) of \(grouped(max(total, done)))\(totalIsFinal ? "" : "+") files"
-        if totalIsFinal, total > 0 {
-            let width = 24
-            let filled = min(width, width * done / total)
-            text =
-                "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-                + "] \(grouped(done))/\(grouped(total)) files"
-        }
-        text += "  \(grouped(Int(rate)))/s"
-        if totalIsFinal, rate > 0, total > done {
-            let remaining = Int((Double(total - done) / rate).rounded(.up))
-            text += "  ETA \(remaining / 60):\(zeroPadded(remaining % 60, 2))"
-        }
+        let text = Self.line(
+            done: done, total: total, totalIsFinal: totalIsFinal, located: located, elapsed: now - start)
         let width = text.count
         var line = "\r"
         if plain {
@@ -93,6 +102,38 @@ final class ProgressBar {
         armEraser()
         sink.write(line)
         sink.flush()
+    }
+
+    /// The bar's text (see ``ProgressBar``).
+    static func line(done: Int, total: Int, totalIsFinal: Bool, located: Int, elapsed: Double) -> String {
+        let rate = Double(done) / max(elapsed, 1e-9)
+        var counts: String
+        if totalIsFinal, total > 0 {
+            let width = 20
+            let filled = min(width, width * done / total)
+            counts =
+                "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+                + "] \(grouped(done))/\(grouped(total)) files"
+        } else {
+            counts = "\(grouped(done)) of \(grouped(max(total, done)))\(totalIsFinal ? "" : "+") files"
+        }
+        counts += "  \(grouped(located)) located"
+        var eta = ""
+        if totalIsFinal, rate > 0, total > done {
+            eta = "  ETA " + clockText(Int((Double(total - done) / rate).rounded(.up)))
+        }
+        let rateText = "  \(grouped(Int(rate.rounded())))/s", elapsedText = "  " + clockText(Int(elapsed))
+        for candidate in [counts + rateText + elapsedText + eta, counts + elapsedText + eta, counts + eta] {
+            if candidate.count <= maximumWidth { return candidate }
+        }
+        return counts
+    }
+
+    /// `0:07`, `12:34`, `1:02:03`: a time in seconds as a clock shows it.
+    static func clockText(_ seconds: Int) -> String {
+        let hours = seconds / 3600, minutes = seconds / 60 % 60, rest = seconds % 60
+        return hours > 0
+            ? "\(hours):\(zeroPadded(minutes, 2)):\(zeroPadded(rest, 2))" : "\(minutes):\(zeroPadded(rest, 2))"
     }
 
     /// The bytes that erase the bar on screen.

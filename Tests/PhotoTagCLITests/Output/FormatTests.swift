@@ -397,13 +397,49 @@ import Testing
         bar.totalIsFinal = true
         bar.advance()
         bar.finish()
-        #expect(sink.text.hasPrefix("\r\u{1B}[K[######..................] 1/4 files  "))
+        #expect(sink.text.hasPrefix("\r\u{1B}[K[#####...............] 1/4 files  0 located  "))
         #expect(sink.text.hasSuffix("\r\u{1B}[K"))
         let silent = MemorySink(isTerminal: true)
         let disabled = ProgressBar(sink: silent, enabled: false, delay: 0)
         disabled.advance()
         disabled.finish()
         #expect(silent.text.isEmpty)
+    }
+
+    /// Issue 23, item 18: the bar was a count and a rate. It shows the files done of the total,
+    /// the located ones, the rate, the time elapsed and the time left, within 80 columns; a count
+    /// while the total is not known; spaces instead of escapes under `TERM=dumb`.
+    @Test func theProgressBarShowsLocatedElapsedAndTimeLeft() {
+        nonisolated(unsafe) var now = 100.0
+        let sink = MemorySink(isTerminal: true)
+        let bar = ProgressBar(sink: sink, enabled: true, delay: 0, clock: { now })
+        bar.total = 1000
+        for index in 0..<250 {
+            now += 0.04  // 25 files a second
+            bar.advance(located: index.isMultiple(of: 5))
+        }
+        let last = sink.text.components(separatedBy: "\r\u{1B}[K").last ?? ""
+        #expect(last == "250 of 1,000+ files  50 located  25/s  0:10", "\(last)")
+        bar.totalIsFinal = true
+        now += 0.2
+        bar.advance(located: true)
+        let final = sink.text.components(separatedBy: "\r\u{1B}[K").last ?? ""
+        #expect(final == "[#####...............] 251/1,000 files  51 located  25/s  0:10  ETA 0:31", "\(final)")
+        bar.finish()
+        #expect(sink.text.hasSuffix("\r\u{1B}[K"))
+        // Big numbers: the rate, then the time elapsed, give way; the line never passes 79 columns.
+        let wide = ProgressBar.line(
+            done: 117_000, total: 1_170_000, totalIsFinal: true, located: 80_000, elapsed: 36_000)
+        #expect(wide.count <= 79 && wide.contains("ETA") && wide.contains("80,000 located"), "\(wide)")
+        #expect(ProgressBar.clockText(3723) == "1:02:03" && ProgressBar.clockText(7) == "0:07")
+        // TERM=dumb: spaces over the previous bar, no escape sequence.
+        let dumb = MemorySink(isTerminal: true)
+        let plain = ProgressBar(sink: dumb, enabled: true, plain: true, delay: 0, clock: { now })
+        plain.total = 4
+        plain.totalIsFinal = true
+        plain.advance()
+        plain.finish()
+        #expect(!dumb.text.contains("\u{1B}") && dumb.text.contains("[#####...............] 1/4 files"))
     }
 
     /// The interrupt handler's erasing, on one thread, comes after a bar another thread is writing,
