@@ -283,7 +283,9 @@ extension Manual {
                 switch completion(ofValueOf: option) {
                 case nil: break
                 case .nothing?: line += " -x"
-                case .words(let choices)?: line += " -x -a '\(choices.joined(separator: " "))'"
+                // Each value with an empty description of its own (`csv\t`): fish would show the
+                // option's help beside every value otherwise.
+                case .words(let choices)?: line += " -x -a '\(choices.map { $0 + "\\t" }.joined(separator: " "))'"
                 case .files?: line += " -r -F"
                 case .directories?: line += " -x -a '(__fish_complete_directories)'"
                 }

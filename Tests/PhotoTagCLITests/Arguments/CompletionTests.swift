@@ -66,12 +66,29 @@ import Testing
 
     /// What fish offers for `line` (`complete -C`), without the descriptions, sorted.
     static func fish(_ line: String) throws -> [String] {
+        try fishWithDescriptions(line).map {
+            String($0.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        }.sorted()
+    }
+
+    /// What fish offers for `line`, each candidate with its description after a tab, if any.
+    static func fishWithDescriptions(_ line: String) throws -> [String] {
         let (folder, script) = try folder(for: .fish)
         defer { cleanUp(folder) }
         let program = "source $argv[1]; complete -C $argv[2]"
-        return try run("fish", ["--no-config", "-c", program, script, line], in: folder).map {
-            String($0.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)[0])
-        }.sorted()
+        return try run("fish", ["--no-config", "-c", program, script, line], in: folder)
+    }
+
+    /// Issue 23, item 19: fish repeated the option's help on every value it offered
+    /// (`csv  Output: text (default), json, ndjson…`). Values have no description; the option
+    /// keeps its own.
+    @Test(.enabled(if: available("fish"), "fish is not installed"))
+    func fishShowsTheOptionsTextOnTheOptionNotOnEachValue() throws {
+        let values = try Self.fishWithDescriptions("phototag scan --format ")
+        #expect(values.sorted() == OutputFormat.allCases.map(\.rawValue).sorted(), "\(values)")
+        let option = try Self.fishWithDescriptions("phototag scan --forma")
+        #expect(option == ["--format\t" + Options.format.help], "\(option)")
+        #expect(try Self.fishWithDescriptions("phototag scan --warnings ").sorted() == ["all", "none", "summary"])
     }
 
     @Test(.enabled(if: available("bash"), "bash is not installed"))
