@@ -43,21 +43,95 @@ enum Manual {
             if !spec.epilogue.isEmpty { page += ".PP\n" + epilogue(spec.epilogue) }
         }
         page += """
+            .SH EXAMPLES
+            Where one photo was taken, as text, then its place name with jq:
+            .PP
+            .nf
+            .RS
+            phototag locate IMG_0042.jpg
+            phototag locate \\-\\-json IMG_0042.jpg | jq \\-r '.[0].place.name'
+            .RE
+            .fi
+            .PP
+            A whole library: the located photos as CSV for a spreadsheet, a map, and the counts per
+            country and place alone:
+            .PP
+            .nf
+            .RS
+            phototag scan \\-\\-with\\-gps \\-\\-format csv \\-\\-bom ~/Pictures > located.csv
+            phototag scan \\-\\-format html ~/Pictures/2019 > trip.html
+            phototag scan \\-\\-json \\-\\-summary\\-file \\- \\-\\-warnings none ~/Pictures
+            .RE
+            .fi
+            .PP
+            The photos taken within 30 km of Berlin, and the new files since the last run:
+            .PP
+            .nf
+            .RS
+            phototag scan \\-\\-near 52.52,13.405 \\-\\-within 30 ~/Pictures
+            find ~/Pictures \\-newer last\\-run \\-type f \\-print0 | phototag scan \\-\\-files\\-from \\- \\-0 \\-\\-json
+            .RE
+            .fi
+            .PP
+            Coordinates in, places out: one point, and a table whose other columns are passed through:
+            .PP
+            .nf
+            .RS
+            phototag geocode 48.8584,2.2945
+            phototag geocode \\-\\-format csv < points.csv > places.csv
+            .RE
+            .fi
+            .SH RECORDS
+            One record per file (photo, video or sidecar) or per coordinate. A photo's JSON record has
+            these keys, always all of them and in this order (CSV and GeoJSON have them flat, as
+            \\fBplace_name\\fR, \\fBtime_local\\fR...):
+            .TP
+            .B file, sidecar, status
+            The path as given; the XMP or Takeout sidecar read with it, or null; one of located,
+            no\\-gps, invalid\\-gps, error.
+            .TP
+            .B gps
+            latitude and longitude (signed decimal degrees, WGS 84), altitude (m), timestamp (UTC),
+            direction, speed, horizontalError, datum, and source (exif, xmp, xmp\\-sidecar, takeout,
+            quicktime\\-keys...); null when there is no usable position.
+            .TP
+            .B place
+            The named place (geonameId, name, admin1, countryCode, country, timezone, population,
+            distanceKm, bearing...), the city a person would name (city), and basis.
+            .TP
+            .B camera, time
+            The camera's make, model and local clock (dateTimeOriginal, offsetTimeOriginal); the
+            capture time as utc and local, with offsetSource (see CAPTURE TIME).
+            .TP
+            .B warnings, error
+            What was wrong but did not stop the reading (a list); why the file could not be read.
+            .PP
+            The whole shape, for every format, is in docs/output.md, installed in share/doc/phototag.
             .SH WHERE A POINT IS
             The country, admin-1 region and time zone of a record are those of the boundary polygons
             (built into the binary) that contain the point; the named place is the nearest place inside
             that country, and place.city the city a person would name (the most populous place whose
             area of influence covers the point). At sea no country is given, the nearest place is
             named and a warning says so; basis is then "nearest", as with a place table of one's own
-            (\\-\\-places). The local time of capture (time) uses the zone that contains the point
-            and the IANA tz rules built into the binary.
+            (\\-\\-places).
+            .SH CAPTURE TIME
+            A camera's clock (DateTimeOriginal) has no time zone. time.utc is that clock less an
+            offset found, in this order: the photo's own OffsetTimeOriginal (offsetSource exif), or
+            the offset of the file's own time when it is not EXIF (quicktime for a video, xmp for an
+            XMP sidecar, takeout for Google's photoTakenTime, which is UTC); else the difference to
+            the GPS time, rounded to a quarter hour (gps); else the offset of the time zone that
+            contains the point, at that wall\\-clock time, by the IANA tz rules built into the binary
+            (timezone). time.local is time.utc on the clocks of the place. The computer's own time zone
+            is never used.
             .SH OUTPUT
             Data goes to standard output, diagnostics to standard error. JSON records have fixed keys
             in a fixed order; absent values are null. The record shape is in docs/output.md, installed
             in share/doc/phototag.
             .SH EXIT STATUS
             0 success; 1 (locate) some file has no usable position, (geocode) some coordinate has no
-            place; 2 some input could not be read (the others are still reported); 64 usage error.
+            place; 2 some input could not be read (the others are still reported) or the output could
+            not be written; 64 usage error; 130 or 143 stopped by SIGINT or SIGTERM (what was read is
+            written whole and the output closed; a second signal ends at once).
             .SH ENVIRONMENT
             .TP
             .B NO_COLOR
