@@ -118,7 +118,8 @@ enum Commands {
         Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.noPlace,
     ]
     static let selectionOptions = [
-        Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar,
+        Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar, Options.withGPS,
+        Options.withoutGPS, Options.near, Options.within,
     ]
 
     /// What `--format svg` and `html` write, for the epilogues of locate and scan, whose
@@ -173,7 +174,7 @@ enum Commands {
         missingArgumentsMessage: "no paths given; to scan the current folder, run: phototag scan .",
         options: outputOptions + placeOptions + selectionOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
-            Options.shard, Options.withGPS, Options.withoutGPS, Options.near, Options.within,
+            Options.shard,
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
         ],
         epilogue: """

@@ -293,6 +293,21 @@ struct OptionReader {
         options.jobs = try count(Options.jobs, minimum: 1, maximum: 1024)
         options.allRecords = try allRecords(format: format)
         options.preferSidecar = has(Options.preferSidecar)
+        switch (has(Options.withGPS), has(Options.withoutGPS)) {
+        case (true, true):
+            throw error("'\(Options.withGPS.name)' and '\(Options.withoutGPS.name)' exclude each other")
+        case (true, false): options.gpsFilter = .withGPS
+        case (false, true): options.gpsFilter = .withoutGPS
+        case (false, false): break
+        }
+        switch (value(Options.near), value(Options.within)) {
+        case (let point?, let radius?):
+            options.near = try coordinate(point, option: Options.near)
+            options.within = try distance(radius, option: Options.within)
+        case (_?, nil): throw error("'\(Options.near.name)' needs '\(Options.within.name) KM'")
+        case (nil, _?): throw error("'\(Options.within.name)' needs '\(Options.near.name) LAT,LON'")
+        case (nil, nil): break
+        }
         return options
     }
 

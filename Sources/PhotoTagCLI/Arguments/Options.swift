@@ -64,6 +64,13 @@ struct SelectionOptions: Equatable, Sendable {
     var allRecords = false
     /// `--prefer-sidecar`: a sidecar's valid position wins over the file's own.
     var preferSidecar = false
+    /// `--with-gps`, `--without-gps`: which records to print, by whether they are located.
+    var gpsFilter = GPSFilter.all
+    /// `--near`, `--within`: only located photos within `within` km of `near`.
+    var near: Coordinate? = nil
+    var within: Double? = nil
+
+    enum GPSFilter: Equatable, Sendable { case all, withGPS, withoutGPS }
 
     /// Whether the path list is standard input.
     var listIsStandardInput: Bool { filesFrom?.bytes == [UInt8(ascii: "-")] }

@@ -92,11 +92,15 @@ extension Context {
             case .standardInput(let reading):
                 record = PhotoRecord(file: "-", reading: reading)
             }
+            var coordinate: Coordinate? = nil
             if let fix = record.reading.fix {
-                record.place = place.lookUp(Coordinate(latitude: fix.latitude, longitude: fix.longitude)!, in: geocoder)
+                coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
+                record.place = place.lookUp(coordinate!, in: geocoder)
             }
             record.resolveTime()
-            guard selection.keeps(record, format: format) else { return Processed(record: record, rendered: nil) }
+            guard selection.keeps(record, at: coordinate, format: format) else {
+                return Processed(record: record, rendered: nil)
+            }
             var processed = Processed(record: record, rendered: formatter.render(.photo(record)))
             if format.isMap {
                 switch item {

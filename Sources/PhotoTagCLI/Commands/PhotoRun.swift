@@ -294,9 +294,22 @@ extension Context {
 }
 
 extension SelectionOptions {
-    /// Whether a record is written in `format`: GeoJSON is for maps, so it holds only located
-    /// photos unless `--all-records` asks for the null-geometry features too.
-    func keeps(_ record: PhotoRecord, format: OutputFormat) -> Bool {
-        format != .geojson || allRecords || record.reading.status == .located
+    /// Whether the filters let a record through: `--with-gps` keeps located photos only,
+    /// `--without-gps` the others (errors too: they have no usable position), `--near`/`--within`
+    /// located photos by distance from `coordinate` (the record's position); and GeoJSON, which
+    /// is for maps, holds only located photos unless `--all-records` asks for the null-geometry
+    /// features too. A record left out is still on stderr when it is an error, still sets the exit
+    /// status, and is still counted by the summary.
+    func keeps(_ record: PhotoRecord, at coordinate: Coordinate?, format: OutputFormat) -> Bool {
+        let status = record.reading.status
+        switch gpsFilter {
+        case .all: break
+        case .withGPS: if status != .located { return false }
+        case .withoutGPS: if status == .located { return false }
+        }
+        if let near, let within {
+            guard status == .located, let coordinate, near.distanceKm(to: coordinate) <= within else { return false }
+        }
+        return format != .geojson || allRecords || status == .located
     }
 }

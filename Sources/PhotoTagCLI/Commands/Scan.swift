@@ -23,13 +23,6 @@ struct ScanOptions: Equatable, Sendable {
     var sort = false
     /// `--shard K/N`: only the files of share K (see ``Shard``); `nil` is every file.
     var shard: Shard? = nil
-    /// Which records to print, by whether they are located.
-    var gpsFilter = GPSFilter.all
-    /// Only located photos within `within` km of `near`.
-    var near: Coordinate? = nil
-    var within: Double? = nil
-
-    enum GPSFilter: Equatable, Sendable { case all, withGPS, withoutGPS }
 }
 
 extension ScanOptions {
@@ -56,21 +49,6 @@ extension ScanOptions {
                 case .outOfRange: throw reader.error("option '\(Options.shard.name)' needs 1 ≤ K ≤ N, not '\(text)'")
                 }
             }
-        }
-        switch (reader.has(Options.withGPS), reader.has(Options.withoutGPS)) {
-        case (true, true):
-            throw reader.error("'\(Options.withGPS.name)' and '\(Options.withoutGPS.name)' exclude each other")
-        case (true, false): gpsFilter = .withGPS
-        case (false, true): gpsFilter = .withoutGPS
-        case (false, false): break
-        }
-        switch (reader.value(Options.near), reader.value(Options.within)) {
-        case (let point?, let radius?):
-            near = try reader.coordinate(point, option: Options.near)
-            within = try reader.distance(radius, option: Options.within)
-        case (_?, nil): throw reader.error("'\(Options.near.name)' needs '\(Options.within.name) KM'")
-        case (nil, _?): throw reader.error("'\(Options.within.name)' needs '\(Options.near.name) LAT,LON'")
-        case (nil, nil): break
         }
         try reader.requirePaths(selection)
     }
@@ -235,7 +213,9 @@ extension Context {
                 record.place = place.lookUp(coordinate!, in: geocoder)
             }
             record.resolveTime()
-            guard options.keeps(record, at: coordinate) else { return Processed(record: record, rendered: nil) }
+            guard options.selection.keeps(record, at: coordinate, format: options.output.format) else {
+                return Processed(record: record, rendered: nil)
+            }
             // Rendered from the local record, which then moves into what is handed back (no
             // copy of it: rendering into the Processed's own record copied it, to assign beside it).
             let rendering = formatter.render(photo: record, appendingTo: rendered, scratch: scratch)
@@ -309,24 +289,5 @@ extension Context {
         pipeline.finish()
         let outcome = run.end()
         return outcome.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
-    }
-}
-
-extension ScanOptions {
-    /// Whether the filters let a record through: `--with-gps` keeps located photos only,
-    /// `--without-gps` the others (errors too: they have no usable position), `--near`/`--within`
-    /// located photos by distance; then ``SelectionOptions/keeps(_:format:)``. A record left out
-    /// this way is still on stderr when it is an error, and still sets the exit status.
-    func keeps(_ record: PhotoRecord, at coordinate: Coordinate?) -> Bool {
-        let status = record.reading.status
-        switch gpsFilter {
-        case .all: break
-        case .withGPS: if status != .located { return false }
-        case .withoutGPS: if status == .located { return false }
-        }
-        if let near, let within {
-            guard status == .located, let coordinate, near.distanceKm(to: coordinate) <= within else { return false }
-        }
-        return selection.keeps(record, format: output.format)
     }
 }

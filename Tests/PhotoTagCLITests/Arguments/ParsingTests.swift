@@ -50,16 +50,16 @@ import Testing
         expected.allFiles = true
         expected.hidden = true
         expected.sort = true
-        expected.gpsFilter = .withGPS
-        expected.near = Coordinate(latitude: 48.85, longitude: 2.29)
-        expected.within = 10
+        expected.selection.gpsFilter = .withGPS
+        expected.selection.near = Coordinate(latitude: 48.85, longitude: 2.29)
+        expected.selection.within = 10
         expected.place.skip = true
         let parsed = try Self.parse(
             "scan", "--all-files", "--hidden", "--sort", "--with-gps", "--near", "48.85,2.29", "--within=10",
             "--no-place", "~/Pictures", "/tmp")
         #expect(parsed == .scan(expected))
         let without = try #require(Self.parse("scan", "--without-gps", ".").scanOptions, "not a scan")
-        #expect(without.gpsFilter == .withoutGPS)
+        #expect(without.selection.gpsFilter == .withoutGPS)
     }
 
     @Test func doubleDashEndsOptionsAndNegativeCoordinatesAreNotOptions() throws {
@@ -137,7 +137,7 @@ import Testing
     @Test func unambiguousPrefixesOfLongOptionsAreAccepted() throws {
         let options = try #require(
             Self.parse(
-                "locate", "--form", "ndjson", "--summary-f", "s.json", "--near=3", "a.jpg"
+                "locate", "--form", "ndjson", "--summary-f", "s.json", "--neares=3", "a.jpg"
             ).locateOptions, "not a locate")
         #expect(options.output.format == .ndjson)
         #expect(options.output.summary && options.output.summaryFile == "s.json")
@@ -145,7 +145,7 @@ import Testing
         // An exact name wins over the longer names it begins: --json is not ambiguous.
         let scan = try #require(Self.parse("scan", "--json", "--with-", "--no-pl", ".").scanOptions, "not a scan")
         #expect(scan.output.format == .json)
-        #expect(scan.gpsFilter == .withGPS)
+        #expect(scan.selection.gpsFilter == .withGPS)
         #expect(scan.place.skip)
     }
 
@@ -222,7 +222,7 @@ import Testing
             (["locate", "--nearest", "x"], "option '--nearest' needs a whole number from 1 to 1000, not 'x'"),
             (
                 ["locate", "--n", "3", "a"],
-                "ambiguous option '--n' (could be '--no-formula-guard', '--nearest', '--no-place', '--null', '--no-progress')"
+                "ambiguous option '--n' (could be '--no-formula-guard', '--nearest', '--no-place', '--null', '--near', '--no-progress')"
             ),
             (
                 ["scan", "--with", "."],

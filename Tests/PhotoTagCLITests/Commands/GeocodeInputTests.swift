@@ -253,7 +253,7 @@ import Testing
     @Test func nearTakesDegreesMinutesAndSeconds() throws {
         let options = try #require(
             Invocation.parse(["scan", "--near", "33°52'S 151°12'E", "--within", "5", "."]).scanOptions, "not a scan")
-        #expect(abs(try #require(options.near).latitude + (33 + 52 / 60)) < 1e-9)
+        #expect(abs(try #require(options.selection.near).latitude + (33 + 52 / 60)) < 1e-9)
     }
 
     // MARK: - --coordinates dms

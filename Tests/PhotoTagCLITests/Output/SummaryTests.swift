@@ -153,6 +153,25 @@ import Testing
             !Self.run(["scan", "--summary-file", "-", "--places", Fixtures.places, folder]).output.contains("kept"))
     }
 
+    /// Issue 23, item 19: `locate --with-gps` was refused; it filters as `scan --with-gps` does,
+    /// and its summary still counts every file.
+    @Test func locateFiltersAsScanDoes() throws {
+        let photos = try Self.photos()
+        let result = Self.run(["locate", "--json", "--with-gps", "--places", Fixtures.places] + photos)
+        let records = try #require(JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        #expect(!records.isEmpty && records.allSatisfy { $0["status"] as? String == "located" })
+        let all = Self.run(["locate", "--json", "--places", Fixtures.places] + photos)
+        let every = try #require(JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [[String: Any]])
+        #expect(records.count == every.filter { $0["status"] as? String == "located" }.count)
+        #expect(result.status == all.status, "a filter does not change the exit status")
+        let near = Self.run(
+            [
+                "locate", "--json", "--near", "48.8566,2.3522", "--within", "20", "--places", Fixtures.places,
+            ] + photos)
+        let close = try #require(JSONSerialization.jsonObject(with: Data(near.output.utf8)) as? [[String: Any]])
+        #expect(!close.isEmpty && close.count < records.count)
+    }
+
     /// Issue 23, item 6: the JSON summary had no count of the files skipped, and a photo at sea
     /// was in no country, so the countries did not add up to the located photos.
     @Test func theSummaryCountsSkippedFilesAndPhotosAtSea() throws {
