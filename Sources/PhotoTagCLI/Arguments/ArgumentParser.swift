@@ -143,6 +143,11 @@ extension CommandSpec {
                 name = String(argument[..<equals])
                 inline = String(argument[argument.index(after: equals)...])
             }
+            // Short flags given together (`-q0`), as getopt takes them: each letter a flag of its own.
+            if let flags = combinedShortFlags(argument) {
+                for flag in flags { parsed.add(flag) }
+                continue
+            }
             let option = try options.matching(name, command: command)
             if option.value == nil {
                 guard inline == nil else {
@@ -164,6 +169,19 @@ extension CommandSpec {
             parsed.add(option, value: value)
         }
         return parsed
+    }
+
+    /// The flags of `-abc` when every letter is the short name of a flag that takes no value;
+    /// `nil` for anything else (a single option, a long one, an unknown letter).
+    private func combinedShortFlags(_ argument: String) -> [OptionSpec]? {
+        guard !argument.hasPrefix("--"), argument.count > 2, !options.contains(where: { $0.short == argument })
+        else { return nil }
+        var flags: [OptionSpec] = []
+        for letter in argument.dropFirst() {
+            guard let flag = options.first(where: { $0.short == "-\(letter)" }), flag.value == nil else { return nil }
+            flags.append(flag)
+        }
+        return flags
     }
 
     /// Checks the number of positional arguments. Called after the option values are checked, so
@@ -200,11 +218,30 @@ extension [OptionSpec] {
             }
         }
         var message = "unknown option '\(name)'"
-        if let suggestion = closest(to: name, among: map(\.name)) {
+        if let habit = exiftoolHabits[name.lowercased()] {
+            message += "; " + habit(command)
+        } else if let suggestion = closest(to: name, among: map(\.name)) {
             message += "; did you mean '\(suggestion)'?"
         }
         throw UsageError(message: message, command: command)
     }
+}
+
+/// What ExifTool's users type out of habit, and what phototag calls it: the hint of an unknown
+/// option, given the command it was given to.
+let exiftoolHabits: [String: @Sendable (Command?) -> String] = [
+    "-json": { _ in "did you mean '--json'? (ExifTool's -json)" },
+    "-j": { _ in "did you mean '--json'? (ExifTool's -j)" },
+    "-csv": { _ in "did you mean '--format csv'? (ExifTool's -csv)" },
+    "-r": recursionHint, "-recurse": recursionHint,
+    "-n": { _ in "coordinates are already signed decimal degrees (ExifTool's -n)" },
+]
+
+/// ExifTool's `-r`: `scan` walks folders, always recursively.
+@Sendable private func recursionHint(_ command: Command?) -> String {
+    command == .scan
+        ? "scan walks folders recursively already (ExifTool's -r); --max-depth N limits it"
+        : "to read the photos under a folder, recursively, run: phototag scan FOLDER (ExifTool's -r)"
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo.

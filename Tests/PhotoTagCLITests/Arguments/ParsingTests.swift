@@ -231,6 +231,22 @@ import Testing
             (["locate", "--sum", "a"], "ambiguous option '--sum' (could be '--summary', '--summary-file')"),
             (["locate", "--jsonx", "a"], "unknown option '--jsonx'; did you mean '--json'?"),
             (["-V", "x"], "unexpected argument 'x'"),
+            // Issue 23, item 19: ExifTool's habits get what phototag calls them.
+            (["locate", "-csv", "a"], "unknown option '-csv'; did you mean '--format csv'? (ExifTool's -csv)"),
+            (["locate", "-json", "a"], "unknown option '-json'; did you mean '--json'? (ExifTool's -json)"),
+            (
+                ["locate", "-r", "a"],
+                "unknown option '-r'; to read the photos under a folder, recursively, run: phototag scan FOLDER (ExifTool's -r)"
+            ),
+            (
+                ["scan", "-r", "."],
+                "unknown option '-r'; scan walks folders recursively already (ExifTool's -r); --max-depth N limits it"
+            ),
+            (
+                ["geocode", "-n", "1,2"],
+                "unknown option '-n'; coordinates are already signed decimal degrees (ExifTool's -n)"
+            ),
+            (["locate", "-qx", "a"], "unknown option '-qx'"),
         ] as [([String], String)])
     func badCommandLinesAreUsageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError.self) { try Invocation.parse(arguments) }
@@ -239,6 +255,19 @@ import Testing
         } catch {
             #expect(error.message == message)
         }
+    }
+
+    /// Issue 23, item 19: short flags together (`-q0`), as getopt takes them; and `locate` takes
+    /// the filters of `scan`.
+    @Test func shortFlagsCombineAndLocateTakesTheFilters() throws {
+        let combined = try #require(Invocation.parse(["locate", "-q0", "--files-from", "-"]).locateOptions)
+        let apart = try #require(Invocation.parse(["locate", "-q", "-0", "--files-from", "-"]).locateOptions)
+        #expect(combined == apart && combined.output.quiet && combined.selection.nullSeparated)
+        #expect(try Invocation.parse(["scan", "-hq"]) == Invocation.parse(["scan", "--help"]))
+        let filtered = try #require(Invocation.parse(["locate", "--with-gps", "a.jpg"]).locateOptions)
+        #expect(filtered.selection.gpsFilter == .withGPS)
+        let near = try #require(Invocation.parse(["locate", "--near", "1,2", "--within", "3", "a.jpg"]).locateOptions)
+        #expect(near.selection.within == 3)
     }
 
     @Test(arguments: [
