@@ -51,8 +51,18 @@
     current.y = Math.min(home.y + home.h - current.h, Math.max(home.y, current.y));
   }
 
+  // Where the view box is on screen, in client pixels. The view box keeps its aspect, so it
+  // always fills the same rectangle of the frame; measured through the view's screen matrix, not
+  // getBoundingClientRect(), which gives the box of what is drawn (the land and the markers),
+  // not of the frame, and so drifted from the cursor at every wheel notch.
+  function frame() {
+    var ctm = view.getScreenCTM();
+    return { left: ctm.a * current.x + ctm.e, top: ctm.d * current.y + ctm.f,
+             width: ctm.a * current.w, height: ctm.d * current.h };
+  }
+
   function toView(clientX, clientY) {
-    var rect = view.getBoundingClientRect();
+    var rect = frame();
     return { x: current.x + (clientX - rect.left) / rect.width * current.w,
              y: current.y + (clientY - rect.top) / rect.height * current.h };
   }
@@ -107,7 +117,7 @@
     if (!pointers.has(event.pointerId) || !gesture) { return; }
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     var list = Array.from(pointers.values());
-    var rect = view.getBoundingClientRect();
+    var rect = frame();
     if (list.length === 1 && gesture.start) {
       var dx = list[0].x - gesture.x, dy = list[0].y - gesture.y;
       if (!moved && Math.hypot(dx, dy) < 4) { return; }

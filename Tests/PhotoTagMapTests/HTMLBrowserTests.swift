@@ -43,7 +43,7 @@ struct HTMLBrowserTests {
         // At world scale the Eiffel Tower's 30 photos and the one in central Paris are one marker.
         #expect(picture.clusters.count == 4)
         #expect(visit.dom.components(separatedBy: "class=\"marker\"").count - 1 == picture.clusters.count)
-        // Country, region and place rows: FR, Île-de-France, Paris; then one each for the others.
+        // The trip's stops: each country's row, then its places' (Paris, then one for each of the others).
         #expect(visit.dom.components(separatedBy: "<tr class=\"place\"").count - 1 == 5)
         #expect(visit.dom.contains("<td class=\"number\">31</td>"))
         // A screenshot with the sea, the land and the markers in it.
@@ -178,6 +178,73 @@ struct HTMLBrowserTests {
             visit.dom.contains(
                 "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;tip=true;titles=0;bycount=FR;bycode=AU;"
                     + "highlight=true\""))
+    }
+
+    /// Measures what the hands feel: the client position of a marker under the cursor through
+    /// ten wheel notches (to about ×7), and how far a 100-pixel drag moves it at that zoom.
+    static let measure = """
+        <script>
+        (function () {
+          var view = document.getElementById("view");
+          function box() { return view.getAttribute("viewBox").split(" ").map(Number); }
+          var home = box();
+          function centre(id) {
+            var r = document.getElementById(id).getBoundingClientRect();
+            return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+          }
+          // A mouse event's position is in whole pixels: the cursor is the pixel nearest the
+          // marker, and the marker is where zooming about that pixel puts it.
+          var first = centre("m1");
+          var cursor = { x: Math.round(first.x), y: Math.round(first.y) };
+          var drift = 0;
+          for (var i = 0; i < 10; i++) {
+            view.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: cursor.x, clientY: cursor.y,
+                                                         bubbles: true, cancelable: true }));
+            var scale = home[2] / box()[2], now = centre("m1");
+            drift = Math.max(drift, Math.hypot(now.x - (cursor.x + (first.x - cursor.x) * scale),
+                                               now.y - (cursor.y + (first.y - cursor.y) * scale)));
+          }
+          var zoom = home[2] / box()[2];
+          // Drag towards the side with map left to show, so that the edge does not stop it.
+          var perPixel = box()[2] / document.getElementById("map").getBoundingClientRect().width;
+          var dx = box()[0] - 100 * perPixel * 2 >= home[0] ? 100 : -100;
+          function pointer(type, x, y) {
+            view.dispatchEvent(new PointerEvent(type, { pointerId: 3, clientX: x, clientY: y, bubbles: true }));
+          }
+          var start = centre("m1");
+          start = { x: Math.round(start.x), y: Math.round(start.y) };
+          var marker = centre("m1");
+          pointer("pointerdown", start.x, start.y);
+          for (var step = 1; step <= 10; step++) { pointer("pointermove", start.x + dx * step / 10, start.y); }
+          pointer("pointerup", start.x + dx, start.y);
+          var end = centre("m1");
+          document.documentElement.setAttribute("data-measure", [zoom.toFixed(1), drift.toFixed(2),
+            (end.x - marker.x).toFixed(2), (end.y - marker.y).toFixed(2), dx].join(" "));
+        })();
+        </script>
+        """
+
+    /// Issue 23, item 21: the point under the cursor drifted with each wheel notch, and at ×8 a
+    /// 100 px drag moved the map 11 px: both measured the drawn content's box, not the frame's.
+    @Test func zoomKeepsThePointUnderTheCursorAndADragFollowsThePointer() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var html = String(
+            decoding: MapRenderer.html(points: Self.points, counts: MapCounts(files: 40, located: 34)), as: UTF8.self)
+        let end = try #require(html.range(of: "</body>"))
+        html.insert(contentsOf: Self.measure, at: end.lowerBound)
+        let path = try Self.write(Array(html.utf8), folder, "measure.html")
+        let visit = try Browser.visit(path)
+        #expect(visit.console == [])
+        let attribute = try #require(visit.dom.range(of: "data-measure=\""), "the measuring script did not run")
+        let values = visit.dom[attribute.upperBound...].prefix { $0 != "\"" }.split(separator: " ").compactMap {
+            Double($0)
+        }
+        try #require(values.count == 5, "\(values)")
+        let (zoom, drift, movedX, movedY, wanted) = (values[0], values[1], values[2], values[3], values[4])
+        #expect(zoom > 6, "ten notches zoom in about 7 times: \(zoom)")
+        #expect(drift < 1, "the point under the cursor stays there: it drifted \(drift) px")
+        #expect(abs(movedX - wanted) < 1 && abs(movedY) < 1, "a \(wanted) px drag moved the marker \(movedX) px")
     }
 
     @Test func theChecksThemselvesCatchAnErrorAndARequest() throws {
