@@ -33,6 +33,8 @@ package struct MapPoint: Sendable {
     package var admin1: String?
     /// ISO 3166-1 alpha-2 (e.g. `FR`).
     package var countryCode: String?
+    /// The country's name (e.g. `France`), for a marker whose photos are all in that country.
+    package var country: String?
     /// The distance from the position to the named place, in kilometres.
     package var distanceKm: Double?
     /// The local capture time, when known.
@@ -41,7 +43,7 @@ package struct MapPoint: Sendable {
     /// A point; everything but the position and the path is optional.
     package init(
         latitude: Double, longitude: Double, path: [UInt8], place: String? = nil, admin1: String? = nil,
-        countryCode: String? = nil, distanceKm: Double? = nil, time: MapTime? = nil
+        countryCode: String? = nil, country: String? = nil, distanceKm: Double? = nil, time: MapTime? = nil
     ) {
         self.latitude = latitude
         self.longitude = longitude
@@ -49,6 +51,7 @@ package struct MapPoint: Sendable {
         self.place = place
         self.admin1 = admin1
         self.countryCode = countryCode
+        self.country = country
         self.distanceKm = distanceKm
         self.time = time
     }

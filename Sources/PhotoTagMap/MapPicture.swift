@@ -28,7 +28,7 @@ struct MapPicture {
     let land: [UInt8]
     let borders: [UInt8]
     let clusters: [Cluster]
-    /// The most common place name of each marker's photos.
+    /// The name of each marker: the smallest area that holds all of its photos (``name(of:in:)``).
     let clusterNames: [String?]
     let labels: [Label]
     let title: String
@@ -69,33 +69,26 @@ struct MapPicture {
         scaleBar = Self.scaleBar(frame: frame, points: located)
     }
 
-    /// What a marker is called: the most common place name of its photos; but when that names
-    /// fewer than half of them and one admin-1 region holds more than half, the region (a cluster
-    /// of English villages is "England"). Ties go to the first in text order.
+    /// What a marker is called: the smallest area that holds all of its photos, so that the name
+    /// never claims photos taken elsewhere. The place when they were all taken in one (named by
+    /// its country, region and name); else their region when they share one; else their country
+    /// (its name, or its code); else the countries' codes, commonest first, three at most
+    /// (`IT, FR, CH +4`). `nil` when no photo has a place or a country.
     static func name(of cluster: Cluster, in points: [MapPoint]) -> String? {
-        guard let (place, count) = commonest(cluster.members.compactMap { points[$0].place }) else { return nil }
-        if 2 * count < cluster.members.count,
-            let (region, regionCount) = commonest(cluster.members.compactMap { points[$0].admin1 }),
-            2 * regionCount > cluster.members.count
-        {
-            return region
+        let members = cluster.members.map { points[$0] }
+        guard let first = members.first else { return nil }
+        func same<Value: Equatable>(_ value: (MapPoint) -> Value) -> Bool {
+            members.allSatisfy { value($0) == value(first) }
         }
-        return place
-    }
-
-    /// The most common of some names and how often it occurs (ties: the first in text order).
-    static func commonest(_ names: [String]) -> (String, Int)? {
-        let sorted = names.sorted()
-        guard var best = sorted.first else { return nil }
-        var bestCount = 0, run = 0
-        for (index, name) in sorted.enumerated() {
-            run = index > 0 && sorted[index - 1] == name ? run + 1 : 1
-            if run > bestCount {
-                best = name
-                bestCount = run
-            }
-        }
-        return (best, bestCount)
+        let sameCountry = same(\.countryCode), sameRegion = sameCountry && same(\.admin1)
+        if sameRegion, same(\.place), let place = first.place { return place }
+        if sameRegion, let region = first.admin1 { return region }
+        if sameCountry, let code = first.countryCode { return first.country ?? code }
+        var counts: [String: Int] = [:]
+        for member in members { if let code = member.countryCode { counts[code, default: 0] += 1 } }
+        let codes = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        guard !codes.isEmpty else { return nil }
+        return codes.prefix(3).joined(separator: ", ") + (codes.count > 3 ? " +\(codes.count - 3)" : "")
     }
 
     /// `12 files, 9 located, 2019-07-01 – 2019-07-04` (the dates only when known), with

@@ -59,19 +59,30 @@ import Testing
         #expect(Label.place(one, names: ["Nadi"], width: 960, height: 500).map(\.text) == ["Nadi (1)"])
     }
 
-    @Test func aMarkerIsNamedByItsCommonestPlaceOrElseItsRegion() {
-        func point(_ place: String, _ region: String) -> MapPoint {
-            MapPoint(latitude: 0, longitude: 0, path: [], place: place, admin1: region)
+    /// Issue 23, item 22: `Arezzo (25)` held photos from seven countries, only 5 from Arezzo, and
+    /// `England (8)` two French ones. A marker is named by the smallest area that holds all of it.
+    @Test func aMarkerIsNamedByTheSmallestAreaThatHoldsAllOfIt() {
+        func point(_ place: String?, _ region: String?, _ code: String?, _ country: String? = nil) -> MapPoint {
+            MapPoint(
+                latitude: 0, longitude: 0, path: [], place: place, admin1: region, countryCode: code, country: country)
         }
-        let villages = [point("Meldon", "England"), point("Ashbury", "England"), point("Rhymney", "Wales")]
-        let all = Cluster(x: 0, y: 0, members: [0, 1, 2])
-        #expect(MapPicture.name(of: all, in: villages) == "England")
-        let town = villages + [point("Ashbury", "England"), point("Ashbury", "England")]
-        #expect(MapPicture.name(of: Cluster(x: 0, y: 0, members: [0, 1, 2, 3, 4]), in: town) == "Ashbury")
-        let scattered = [point("A", "R1"), point("B", "R2"), point("C", "R3")]
-        #expect(MapPicture.name(of: all, in: scattered) == "A")
-        #expect(
-            MapPicture.name(of: all, in: [MapPoint](repeating: MapPoint(latitude: 0, longitude: 0, path: []), count: 3))
-                == nil)
+        func name(_ points: [MapPoint]) -> String? {
+            MapPicture.name(of: Cluster(x: 0, y: 0, members: Array(points.indices)), in: points)
+        }
+        let ashbury = point("Ashbury", "England", "GB", "United Kingdom")
+        #expect(name([ashbury, ashbury, ashbury]) == "Ashbury")
+        #expect(name([ashbury, point("Meldon", "England", "GB", "United Kingdom")]) == "England")
+        let wales = point("Rhymney", "Wales", "GB", "United Kingdom")
+        #expect(name([ashbury, ashbury, wales]) == "United Kingdom")
+        #expect(name([point("A", "R", "GB"), point("B", "S", "GB")]) == "GB", "a country without its name: its code")
+        // Two places of one name in two regions are not one place.
+        #expect(name([point("Springfield", "Illinois", "US"), point("Springfield", "Missouri", "US")]) == "US")
+        // England and France: no country holds them; the commonest first.
+        let calais = point("Calais", "Hauts-de-France", "FR", "France")
+        #expect(name([ashbury, ashbury, calais]) == "GB, FR")
+        let seven = ["IT", "IT", "FR", "CH", "AT", "DE", "SI", "HR"].map { point("x", "r", $0) }
+        #expect(name(seven) == "IT, AT, CH +4")
+        #expect(name([point(nil, nil, nil), point(nil, nil, nil)]) == nil)
+        #expect(name([point(nil, "Bay", "US"), point("Town", "Bay", "US")]) == "Bay")
     }
 }

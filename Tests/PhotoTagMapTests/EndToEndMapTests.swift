@@ -53,8 +53,12 @@ struct EndToEndMapTests {
             guard let gps = record["gps"] as? [String: Any], let latitude = gps["latitude"] as? Double,
                 let longitude = gps["longitude"] as? Double, record["status"] as? String == "located"
             else { return nil }
-            let place = record["place"] as? [String: Any]
-            return MapPoint(latitude: latitude, longitude: longitude, path: [], place: place?["name"] as? String)
+            // As the map names them: the city when there is one, the region and the country.
+            let place = record["place"] as? [String: Any], city = place?["city"] as? [String: Any]
+            return MapPoint(
+                latitude: latitude, longitude: longitude, path: [],
+                place: city?["name"] as? String ?? place?["name"] as? String, admin1: place?["admin1"] as? String,
+                countryCode: place?["countryCode"] as? String, country: place?["country"] as? String)
         }
         return (records.count, points)
     }

@@ -40,7 +40,8 @@ struct MapOutput: Sendable {
         let answer = record.place.answer
         return MapPoint(
             latitude: fix.latitude, longitude: fix.longitude, path: path, place: answer?.displayName,
-            admin1: answer?.admin1, countryCode: answer?.countryCode, distanceKm: answer.flatMap(distanceKm),
+            admin1: answer?.admin1, countryCode: answer?.countryCode, country: answer?.country,
+            distanceKm: answer.flatMap(distanceKm),
             time: record.time?.local.flatMap(mapTime))
     }
 
@@ -51,7 +52,7 @@ struct MapOutput: Sendable {
         return MapPoint(
             latitude: coordinate.latitude, longitude: coordinate.longitude, path: [],
             place: answer?.displayName, admin1: answer?.admin1, countryCode: answer?.countryCode,
-            distanceKm: answer.flatMap(distanceKm))
+            country: answer?.country, distanceKm: answer.flatMap(distanceKm))
     }
 
     /// How far the point is from the place the map names for it (``PlaceAnswer/displayName``):
