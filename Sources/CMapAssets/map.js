@@ -87,6 +87,15 @@
     apply();
   });
 
+  var routeToggle = document.getElementById("route-toggle");
+  if (routeToggle) {
+    routeToggle.addEventListener("click", function () {
+      var shown = routeToggle.getAttribute("aria-pressed") !== "true";
+      routeToggle.setAttribute("aria-pressed", String(shown));
+      document.getElementById("route").setAttribute("display", shown ? "inline" : "none");
+    });
+  }
+
   view.addEventListener("wheel", function (event) {
     event.preventDefault();
     var step = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;

@@ -26,7 +26,13 @@ extension MapRenderer {
         out += "<div id=\"layout\">\n<div id=\"mapbox\">\n"
         out += "<div id=\"zoom\" hidden><button type=\"button\" id=\"zoom-in\" title=\"Zoom in\">+</button>"
         out += "<button type=\"button\" id=\"zoom-out\" title=\"Zoom out\">\u{2212}</button>"
-        out += "<button type=\"button\" id=\"zoom-reset\" title=\"Whole map\">\u{2302}</button></div>\n"
+        out += "<button type=\"button\" id=\"zoom-reset\" title=\"Whole map\">\u{2302}</button>"
+        if !picture.route.days.isEmpty {
+            // The route, shown or hidden: a trip's is shown at first, a span of years' is not.
+            out += "<button type=\"button\" id=\"route-toggle\" title=\"Route, a colour per day\""
+            out += " aria-pressed=\"\(picture.route.shownAtFirst)\">\u{21DD}</button>"
+        }
+        out += "</div>\n"
         out += svgElement(picture, inline: true)
         out += "<div id=\"tip\" hidden></div>\n</div>\n"
         out += "<section id=\"places\">\n<h2>Places</h2>\n<table id=\"table\">\n<thead><tr>"

@@ -31,6 +31,8 @@ struct MapPicture {
     /// The name of each marker: the smallest area that holds all of its photos (``name(of:in:)``).
     let clusterNames: [String?]
     let labels: [Label]
+    /// The photos' path in time order, one line per day (``Route``).
+    let route: Route
     let title: String
     let scaleBar: (pixels: Double, text: String)
 
@@ -65,6 +67,7 @@ struct MapPicture {
         let names = clusters.map { Self.name(of: $0, in: located) }
         clusterNames = names
         labels = Label.place(clusters, names: names, width: frame.width, height: frame.height)
+        route = Route(points: located, pixels: pixels, width: frame.width)
         title = Self.title(counts: counts, points: located)
         scaleBar = Self.scaleBar(frame: frame, points: located)
     }

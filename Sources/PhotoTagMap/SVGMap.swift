@@ -40,6 +40,16 @@ package enum MapRenderer {
         out += "<path id=\"borders\" fill=\"none\" stroke=\"\(MapColours.border)\" stroke-width=\"7\""
         out += " stroke-linejoin=\"round\" d=\"" + String(decoding: picture.borders, as: UTF8.self) + "\"/>\n"
         out += "</g>\n"
+        // The route under the markers, a line per day; hidden at first for a span of years.
+        if !picture.route.days.isEmpty {
+            out += "<g id=\"route\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\""
+            out += " stroke-opacity=\"0.8\"\(picture.route.shownAtFirst ? "" : " display=\"none\"")>\n"
+            for day in picture.route.days {
+                out += "<path class=\"day\" stroke=\"\(day.colour)\" d=\""
+                out += Route.pathData(day.points, width: frame.width) + "\"><title>\(day.date)</title></path>\n"
+            }
+            out += "</g>\n"
+        }
         out += "<g id=\"markers\" fill=\"\(MapColours.marker)\" stroke=\"#ffffff\" stroke-width=\"1.2\">\n"
         for (index, cluster) in picture.clusters.enumerated() {
             out += "<circle class=\"marker\" id=\"m\(index)\" cx=\"\(MarkupText.pixel(cluster.x))\""

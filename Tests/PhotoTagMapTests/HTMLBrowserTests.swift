@@ -144,6 +144,12 @@ struct HTMLBrowserTests {
           document.getElementById("zoom-in").click();
           out.push("zoomin=" + (box()[2] === home[2] / 2));
           document.getElementById("zoom-reset").click();
+          var route = document.getElementById("route"), toggle = document.getElementById("route-toggle");
+          var before = route.getAttribute("display");
+          toggle.click();
+          var hidden = route.getAttribute("display") + "," + toggle.getAttribute("aria-pressed");
+          toggle.click();
+          out.push("route=" + [before, hidden, route.getAttribute("display")].join("/"));
           var marker = document.getElementById("m0");
           marker.dispatchEvent(new PointerEvent("pointerenter", { clientX: cx, clientY: cy }));
           var tip = document.getElementById("tip");
@@ -176,7 +182,8 @@ struct HTMLBrowserTests {
         #expect(visit.console == [])
         #expect(
             visit.dom.contains(
-                "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;tip=true;titles=0;bycount=FR;bycode=AU;"
+                "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;route=/none,false/inline;tip=true;"
+                    + "titles=0;bycount=FR;bycode=AU;"
                     + "highlight=true\""))
     }
 
