@@ -36,31 +36,11 @@ enum XMLEncoding: Equatable {
         case .utf16(let bigEndian):
             let body = document[(document.startIndex + bom)...]
             guard body.count % 2 == 0 else { return nil }
-            var units: [UInt16] = []
-            units.reserveCapacity(body.count / 2)
-            var index = body.startIndex
-            while index < body.endIndex {
-                let a = UInt16(body[index]), b = UInt16(body[index + 1])
-                units.append(bigEndian ? a << 8 | b : b << 8 | a)
-                index += 2
-            }
-            return transcoded(units, from: UTF16.self)
+            return transcoded(units16(body, bigEndian: bigEndian), from: UTF16.self)
         case .utf32(let bigEndian):
             let body = document[(document.startIndex + bom)...]
             guard body.count % 4 == 0 else { return nil }
-            var units: [UInt32] = []
-            units.reserveCapacity(body.count / 4)
-            var index = body.startIndex
-            while index < body.endIndex {
-                var value: UInt32 = 0
-                for offset in 0..<4 {
-                    let byte = UInt32(body[index + (bigEndian ? offset : 3 - offset)])
-                    value = value << 8 | byte
-                }
-                units.append(value)
-                index += 4
-            }
-            return transcoded(units, from: UTF32.self)
+            return transcoded(units32(body, bigEndian: bigEndian), from: UTF32.self)
         }
     }
 
@@ -70,19 +50,24 @@ enum XMLEncoding: Equatable {
         let (encoding, bom) = detect(head)
         let body = head[bom...]
         switch encoding {
-        case .utf8:
-            return String(decoding: body, as: UTF8.self)
-        case .utf16(let bigEndian):
-            let units = stride(from: body.startIndex, to: body.endIndex - 1, by: 2).map { index in
-                let a = UInt16(body[index]), b = UInt16(body[index + 1])
-                return bigEndian ? a << 8 | b : b << 8 | a
-            }
-            return String(decoding: units, as: UTF16.self)
-        case .utf32(let bigEndian):
-            let units = stride(from: body.startIndex, to: body.endIndex - 3, by: 4).map { index in
-                (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(body[index + (bigEndian ? $1 : 3 - $1)]) }
-            }
-            return String(decoding: units, as: UTF32.self)
+        case .utf8: return String(decoding: body, as: UTF8.self)
+        case .utf16(let bigEndian): return String(decoding: units16(body, bigEndian: bigEndian), as: UTF16.self)
+        case .utf32(let bigEndian): return String(decoding: units32(body, bigEndian: bigEndian), as: UTF32.self)
+        }
+    }
+
+    /// The whole 16-bit code units of `bytes` (a last odd byte is left out).
+    private static func units16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt16] {
+        stride(from: bytes.startIndex, to: bytes.endIndex - 1, by: 2).map { index in
+            let a = UInt16(bytes[index]), b = UInt16(bytes[index + 1])
+            return bigEndian ? a << 8 | b : b << 8 | a
+        }
+    }
+
+    /// The whole 32-bit code units of `bytes` (a last incomplete one is left out).
+    private static func units32(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> [UInt32] {
+        stride(from: bytes.startIndex, to: bytes.endIndex - 3, by: 4).map { index in
+            (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[index + (bigEndian ? $1 : 3 - $1)]) }
         }
     }
 
