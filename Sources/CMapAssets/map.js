@@ -6,7 +6,11 @@
   var tip = document.getElementById("tip");
   var box = document.getElementById("mapbox");
   var base = view.viewBox.baseVal;
-  var home = { x: base.x, y: base.y, w: base.width, h: base.height };
+  // The map as drawn, in its own units (a pixel of the 960-pixel picture).
+  var drawn = { x: base.x, y: base.y, w: base.width, h: base.height };
+  var outer = svg.viewBox.baseVal;
+  var design = { w: outer.width, h: outer.height, header: +view.getAttribute("y") };
+  var home = { x: drawn.x, y: drawn.y, w: drawn.w, h: drawn.h };
   var current = { x: home.x, y: home.y, w: home.w, h: home.h };
   var markers = [];
   for (var i = 0; i < data.markers.length; i++) {
@@ -26,22 +30,95 @@
   var labels = document.getElementById("labels");
   var countsGroup = document.getElementById("counts");
 
+  // The page fills the window with the map: the picture is laid out again in CSS pixels (its
+  // viewBox the size it is shown at), the map area takes what the title and the footer leave,
+  // and the view box grows to the area's shape around the map as drawn. Markers and text keep
+  // their size in pixels whatever the window and the zoom, so labels are as legible at 400
+  // pixels wide as at 1,920; a label that would then overlap one before it is hidden.
+  var title = document.querySelector("#map > text");
+  var footer = document.getElementById("footer");
+  var credits = document.getElementById("credits");
+  var sea = document.getElementById("sea");
+  var seaIsRect = sea && sea.tagName.toLowerCase() === "rect";
+  var area = { w: drawn.w, h: drawn.h };
+  function fit() {
+    var width = Math.max(1, svg.clientWidth), height = Math.max(1, svg.clientHeight);
+    svg.setAttribute("viewBox", [0, 0, width, height].join(" "));
+    // A title longer than the window is narrow gets a smaller font (11 px at the least).
+    title.setAttribute("font-size", 16);
+    var long = title.getBBox().width;
+    if (long > width - 24) { title.setAttribute("font-size", Math.max(11, 16 * (width - 24) / long)); }
+    // In a narrow window the credits go on rows of their own under the scale bar, made smaller
+    // if they still do not fit.
+    var extra = 0;
+    if (credits) {
+      var said = credits.getBBox(), scale = document.getElementById("scale");
+      var beside = width - (scale ? scale.getBBox().width : 0) - 36;
+      if (said.width > beside) {
+        extra = 26;
+        var shrink = Math.min(1, (width - 16) / said.width), right = design.w - 8;
+        credits.setAttribute("transform", "translate(" + (width - 8) + " " + (said.y + extra) + ") scale(" + shrink +
+                             ") translate(" + (-right) + " " + (-said.y) + ")");
+      } else {
+        credits.setAttribute("transform", "translate(" + (width - design.w) + " 0)");
+      }
+    }
+    area = { w: width, h: Math.max(1, height - design.header - (design.h - design.header - drawn.h) - extra) };
+    view.setAttribute("width", area.w);
+    view.setAttribute("height", area.h);
+    if (footer) { footer.setAttribute("transform", "translate(0 " + (height - design.h - extra) + ")"); }
+    // The view box: the map as drawn, grown to the area's shape about its centre.
+    var w = drawn.w, h = drawn.h;
+    if (area.w / area.h > w / h) { w = h * area.w / area.h; } else { h = w * area.h / area.w; }
+    home = { x: drawn.x - (w - drawn.w) / 2, y: drawn.y - (h - drawn.h) / 2, w: w, h: h };
+    if (seaIsRect) {
+      sea.setAttribute("x", home.x); sea.setAttribute("y", home.y);
+      sea.setAttribute("width", home.w); sea.setAttribute("height", home.h);
+    }
+    current = { x: home.x, y: home.y, w: home.w, h: home.h };
+    apply();
+  }
+
   function apply() {
     view.setAttribute("viewBox", [current.x, current.y, current.w, current.h].join(" "));
-    var zoom = home.w / current.w;
+    // Screen pixels per unit of the view box: sizes divided by it stay the same on screen.
+    var px = area.w / current.w;
     markers.forEach(function (m) {
-      m.circle.setAttribute("r", m.r / zoom);
-      if (m.count) { m.count.setAttribute("y", m.y + 3.5 / zoom); }
+      m.circle.setAttribute("r", m.r / px);
+      if (m.count) { m.count.setAttribute("y", m.y + 3.5 / px); }
       [m.label, m.halo].forEach(function (text) {
         if (text) {
-          text.setAttribute("x", m.x + text.dx0 / zoom);
-          text.setAttribute("y", m.y + text.dy0 / zoom);
-          text.setAttribute("stroke-width", text === m.halo ? 3 / zoom : 0);
+          text.setAttribute("x", m.x + text.dx0 / px);
+          text.setAttribute("y", m.y + text.dy0 / px);
+          text.setAttribute("stroke-width", text === m.halo ? 3 / px : 0);
         }
       });
     });
-    labels.setAttribute("font-size", 12 / zoom);
-    countsGroup.setAttribute("font-size", 10 / zoom);
+    labels.setAttribute("font-size", 12 / px);
+    countsGroup.setAttribute("font-size", 10 / px);
+    hideOverlappingLabels();
+  }
+
+  // The labels in the order they were placed (the most photos first): one that meets a label
+  // already shown is hidden, with its halo.
+  function hideOverlappingLabels() {
+    var shown = [], frameBox = frame();
+    markers.forEach(function (m) {
+      if (!m.label) { return; }
+      [m.label, m.halo].forEach(function (text) { if (text) { text.removeAttribute("display"); } });
+      var box = m.label.getBoundingClientRect();
+      // Cut by the frame's edge, it is hidden too: half a name misleads.
+      var cut = box.left < frameBox.left - 1 || box.right > frameBox.left + frameBox.width + 1 ||
+                box.top < frameBox.top - 1 || box.bottom > frameBox.top + frameBox.height + 1;
+      var meets = cut || shown.some(function (other) {
+        return box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+      });
+      if (meets) {
+        [m.label, m.halo].forEach(function (text) { if (text) { text.setAttribute("display", "none"); } });
+      } else {
+        shown.push(box);
+      }
+    });
   }
 
   function clamp() {
@@ -86,6 +163,15 @@
     current = { x: home.x, y: home.y, w: home.w, h: home.h };
     apply();
   });
+  var full = document.getElementById("full-screen");
+  if (full && box.requestFullscreen) {
+    full.hidden = false;
+    full.addEventListener("click", function () {
+      if (document.fullscreenElement) { document.exitFullscreen(); } else { box.requestFullscreen(); }
+    });
+  }
+  document.addEventListener("fullscreenchange", fit);
+  window.addEventListener("resize", fit);
 
   var routeToggle = document.getElementById("route-toggle");
   if (routeToggle) {
@@ -275,5 +361,7 @@
       if (index !== "" && markers[+index]) { markers[+index].circle.classList.add("highlight"); }
     });
   });
+  document.documentElement.classList.add("fills");
+  fit();
   document.documentElement.setAttribute("data-ready", "true");
 })();

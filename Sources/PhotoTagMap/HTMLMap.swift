@@ -32,6 +32,10 @@ extension MapRenderer {
             out += "<button type=\"button\" id=\"route-toggle\" title=\"Route, a colour per day\""
             out += " aria-pressed=\"\(picture.route.shownAtFirst)\">\u{21DD}</button>"
         }
+        // Four corners, drawn: the fonts a page may count on have no full-screen sign.
+        out += "<button type=\"button\" id=\"full-screen\" title=\"Full screen\" hidden><svg width=\"14\""
+        out += " height=\"14\" viewBox=\"0 0 14 14\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\">"
+        out += "<path d=\"M1 5V1h4M9 1h4v4M13 9v4H9M5 13H1V9\"/></svg></button>"
         out += "</div>\n"
         out += svgElement(picture, inline: true)
         out += "<div id=\"tip\" hidden></div>\n</div>\n"

@@ -75,8 +75,10 @@ package enum MapRenderer {
         }
         out += "</g>\n"
         out += "</svg>\n"
-        // The footer: the scale bar on the left, the credits on the right.
+        // The footer: the scale bar on the left, the credits on the right (a group, which the
+        // HTML page moves to the bottom of the window).
         let base = MapPicture.header + frame.height
+        out += "<g id=\"footer\">\n"
         if picture.scaleBar.pixels > 0 {
             let y = base + 22, length = MarkupText.pixel(picture.scaleBar.pixels)
             out += "<g id=\"scale\"><path d=\"M12 \(MarkupText.pixel(y - 5))v5h\(length)v-5\" fill=\"none\""
@@ -91,7 +93,7 @@ package enum MapRenderer {
                 "<text x=\"\(MarkupText.pixel(frame.width - 8))\" y=\"\(MarkupText.pixel(base + 16 + 13 * Double(line)))\">"
             out += MarkupText.escaped(credit) + "</text>"
         }
-        out += "</g>\n</svg>\n"
+        out += "</g>\n</g>\n</svg>\n"
         return out
     }
 }

@@ -254,6 +254,76 @@ struct HTMLBrowserTests {
         #expect(abs(movedX - wanted) < 1 && abs(movedY) < 1, "a \(wanted) px drag moved the marker \(movedX) px")
     }
 
+    /// Measures the layout: the map's size against the window's, the visible labels' heights and
+    /// whether two of them overlap, the title's height, and whether the credits are inside.
+    static let layout = """
+        <script>
+        (function () {
+          var map = document.getElementById("map").getBoundingClientRect();
+          var shown = Array.prototype.filter.call(document.querySelectorAll("#labels text"), function (text) {
+            return text.id.charAt(0) === "l" && text.getAttribute("display") !== "none";
+          }).map(function (text) { return text.getBoundingClientRect(); });
+          var overlaps = 0;
+          shown.forEach(function (a, i) {
+            shown.forEach(function (b, j) {
+              if (i < j && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) { overlaps++; }
+            });
+          });
+          var lowest = Math.min.apply(null, shown.map(function (box) { return box.height; }));
+          var title = document.querySelector("#map > text").getBoundingClientRect();
+          var credits = document.getElementById("credits").getBoundingClientRect();
+          var inside = credits.left >= map.left && credits.right <= map.right + 1 && credits.bottom <= map.bottom + 1;
+          document.documentElement.setAttribute("data-layout", [window.innerWidth, window.innerHeight,
+            Math.round(map.width), Math.round(map.height), shown.length, lowest.toFixed(1), overlaps,
+            title.height.toFixed(1), inside].join(" "));
+        })();
+        </script>
+        """
+
+    /// Issue 23, item 23: the map was about 780×420 in a 1400×900 window, half of it blank, with
+    /// 9 px labels, and unusable at 400 px wide. It fills the window, its text keeps its pixel
+    /// size at every width, and labels that would overlap are hidden.
+    @Test(arguments: [(400, 800), (1400, 900), (1920, 1080)])
+    func theMapFillsTheWindowWithLegibleLabelsAtEveryWidth(_ width: Int, _ height: Int) throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A European trip: a regional map, whose sea fills the frame.
+        let cities: [(Double, Double, String, String)] = [
+            (48.8566, 2.3522, "Paris", "FR"), (52.52, 13.405, "Berlin", "DE"), (41.9028, 12.4964, "Rome", "IT"),
+            (40.4168, -3.7038, "Madrid", "ES"), (50.0755, 14.4378, "Prague", "CZ"),
+            (47.4979, 19.0402, "Budapest", "HU"),
+            (45.4642, 9.19, "Milan", "IT"), (50.8503, 4.3517, "Brussels", "BE"), (52.3676, 4.9041, "Amsterdam", "NL"),
+            (48.2082, 16.3738, "Vienna", "AT"),
+        ]
+        let points = cities.enumerated().map { index, city in
+            Samples.point(city.0, city.1, city.2, country: city.3, day: index + 1)
+        }
+        var html = String(
+            decoding: MapRenderer.html(points: points, counts: MapCounts(files: 10, located: 10)), as: UTF8.self)
+        let end = try #require(html.range(of: "</body>"))
+        html.insert(contentsOf: Self.layout, at: end.lowerBound)
+        let path = try Self.write(Array(html.utf8), folder, "layout-\(width).html")
+        let visit = try Browser.visit(path, width: width, height: height)
+        #expect(visit.console == [])
+        let attribute = try #require(visit.dom.range(of: "data-layout=\""), "the layout script did not run")
+        let fields = visit.dom[attribute.upperBound...].prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        try #require(fields.count == 9, "\(fields)")
+        let numbers = fields.prefix(8).compactMap { Double($0) }
+        let (windowWidth, windowHeight, mapWidth, mapHeight) = (numbers[0], numbers[1], numbers[2], numbers[3])
+        #expect(mapWidth >= windowWidth - 40, "the map is \(mapWidth) px wide in a \(windowWidth) px window")
+        #expect(mapHeight >= windowHeight - 40, "the map is \(mapHeight) px high in a \(windowHeight) px window")
+        #expect(numbers[4] >= 3, "labels shown: \(numbers[4])")
+        #expect(numbers[5] >= 12, "the smallest label is \(numbers[5]) px high")
+        #expect(numbers[6] == 0, "\(numbers[6]) pairs of labels overlap")
+        #expect(numbers[7] >= 16, "the title is \(numbers[7]) px high")
+        #expect(fields[8] == "true", "the credits are inside the map")
+        // The screenshot: the sea fills the map to its corners, not a band in white.
+        let shot = visit.screenshot
+        #expect(shot.width == width)
+        #expect(shot.colour(x: 20, y: 60) == MapColours.sea, "top left")
+        #expect(shot.colour(x: width - 60, y: height - 90) == MapColours.sea, "bottom right")
+    }
+
     @Test func theChecksThemselvesCatchAnErrorAndARequest() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
