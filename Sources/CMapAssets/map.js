@@ -28,6 +28,17 @@
     });
   });
   var labels = document.getElementById("labels");
+  // A city-scale map's place names for orientation: their dots and text keep their pixel size.
+  var context = document.getElementById("context");
+  var contextDots = context ? Array.from(context.querySelectorAll("circle")) : [];
+  var contextNames = context ? Array.from(context.querySelectorAll("text")) : [];
+  contextNames.forEach(function (name, index) {
+    var dot = contextDots[index];
+    name.x0 = +dot.getAttribute("cx");
+    name.y0 = +dot.getAttribute("cy");
+    name.dx0 = +name.getAttribute("x") - name.x0;
+    name.dy0 = +name.getAttribute("y") - name.y0;
+  });
   var countsGroup = document.getElementById("counts");
 
   // The page fills the window with the map: the picture is laid out again in CSS pixels (its
@@ -96,6 +107,14 @@
     });
     labels.setAttribute("font-size", 12 / px);
     countsGroup.setAttribute("font-size", 10 / px);
+    if (context) {
+      context.setAttribute("font-size", 11 / px);
+      contextDots.forEach(function (dot) { dot.setAttribute("r", 2 / px); });
+      contextNames.forEach(function (name) {
+        name.setAttribute("x", name.x0 + name.dx0 / px);
+        name.setAttribute("y", name.y0 + name.dy0 / px);
+      });
+    }
     hideOverlappingLabels();
   }
 

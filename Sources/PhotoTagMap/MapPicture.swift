@@ -33,6 +33,8 @@ struct MapPicture {
     let labels: [Label]
     /// The photos' path in time order, one line per day (``Route``).
     let route: Route
+    /// On a city-scale map, the names of the largest places around (``ContextLabel``).
+    let context: [ContextLabel]
     let title: String
     let scaleBar: (pixels: Double, text: String)
 
@@ -68,6 +70,7 @@ struct MapPicture {
         clusterNames = names
         labels = Label.place(clusters, names: names, width: frame.width, height: frame.height)
         route = Route(points: located, pixels: pixels, width: frame.width)
+        context = ContextLabel.place(frame: frame, clusters: clusters, labels: labels)
         title = Self.title(counts: counts, points: located)
         scaleBar = Self.scaleBar(frame: frame, points: located)
     }

@@ -40,6 +40,16 @@ package enum MapRenderer {
         out += "<path id=\"borders\" fill=\"none\" stroke=\"\(MapColours.border)\" stroke-width=\"7\""
         out += " stroke-linejoin=\"round\" d=\"" + String(decoding: picture.borders, as: UTF8.self) + "\"/>\n"
         out += "</g>\n"
+        // On a city-scale map, the largest places around, small and grey, under everything else.
+        if !picture.context.isEmpty {
+            out += "<g id=\"context\" font-size=\"\(MarkupText.pixel(ContextLabel.fontSize))\" fill=\"#6b6b6b\">\n"
+            for label in picture.context {
+                out += "<circle cx=\"\(MarkupText.pixel(label.x))\" cy=\"\(MarkupText.pixel(label.y))\" r=\"2\"/>"
+                out += "<text x=\"\(MarkupText.pixel(label.textX))\" y=\"\(MarkupText.pixel(label.y + 4))\">"
+                out += MarkupText.escaped(label.name) + "</text>\n"
+            }
+            out += "</g>\n"
+        }
         // The route under the markers, a line per day; hidden at first for a span of years.
         if !picture.route.days.isEmpty {
             out += "<g id=\"route\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\""

@@ -324,6 +324,38 @@ struct HTMLBrowserTests {
         #expect(shot.colour(x: width - 60, y: height - 90) == MapColours.sea, "bottom right")
     }
 
+    /// A city map's place names keep their size in pixels as the map zooms, as labels do.
+    @Test func aCityMapsPlaceNamesKeepTheirSizeWhenZoomed() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var html = String(
+            decoding: MapRenderer.html(points: ContextLabelTests.berlin, counts: MapCounts(files: 4, located: 4)),
+            as: UTF8.self)
+        let script = """
+            <script>
+            (function () {
+              var view = document.getElementById("view");
+              function height() { return document.querySelector("#context text").getBoundingClientRect().height; }
+              var before = height();
+              var r = view.getBoundingClientRect();
+              for (var i = 0; i < 5; i++) {
+                view.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: Math.round(r.left + r.width / 2),
+                  clientY: Math.round(r.top + r.height / 2), bubbles: true, cancelable: true }));
+              }
+              document.documentElement.setAttribute("data-context", before.toFixed(1) + " " + height().toFixed(1));
+            })();
+            </script>
+            """
+        html.insert(contentsOf: script, at: try #require(html.range(of: "</body>")).lowerBound)
+        let visit = try Browser.visit(try Self.write(Array(html.utf8), folder, "berlin.html"))
+        #expect(visit.console == [])
+        let attribute = try #require(visit.dom.range(of: "data-context=\""))
+        let heights = visit.dom[attribute.upperBound...].prefix { $0 != "\"" }.split(separator: " ").compactMap {
+            Double($0)
+        }
+        #expect(heights.count == 2 && heights[0] >= 11 && abs(heights[0] - heights[1]) < 0.6, "\(heights)")
+    }
+
     @Test func theChecksThemselvesCatchAnErrorAndARequest() throws {
         let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
