@@ -4,10 +4,11 @@ import ReverseGeocoding
 package enum MapColours {
     /// Around the map and outside the globe.
     package static let background = "#ffffff"
-    /// The sea, the land and the borders between countries.
+    /// The sea, the land, the borders between countries and those between regions.
     package static let sea = "#aad3df"
     package static let land = "#f2efe9"
     package static let border = "#a99c8c"
+    package static let regionBorder = "#b8ab9c"
     /// The markers, and a marker whose table row is selected (HTML).
     package static let marker = "#d62728"
     package static let highlight = "#ffb000"
@@ -27,6 +28,8 @@ struct MapPicture {
     let counts: MapCounts
     let land: [UInt8]
     let borders: [UInt8]
+    /// The borders between the admin-1 regions of a country (none on a world map).
+    let regionBorders: [UInt8]
     let clusters: [Cluster]
     /// The name of each marker: the smallest area that holds all of its photos (``name(of:in:)``).
     let clusterNames: [String?]
@@ -62,7 +65,8 @@ struct MapPicture {
         let frame = MapFrame.fit(
             latitudes: located.map(\.latitude), longitudes: located.map(\.longitude), width: width)
         self.frame = frame
-        (land, borders) = OutlineDrawing.paths(outlines ?? Self.bundledOutlines, frame: frame)
+        let paths = OutlineDrawing.paths(outlines ?? Self.bundledOutlines, frame: frame)
+        (land, borders, regionBorders) = (paths.land, paths.borders, paths.regions)
         let pixels = located.map { frame.pixel(latitude: $0.latitude, longitude: $0.longitude) }
         let clusters = Cluster.make(pixels)
         self.clusters = clusters

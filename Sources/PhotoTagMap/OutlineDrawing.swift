@@ -11,9 +11,17 @@ enum OutlineDrawing {
     /// pole edges, which the projection curves).
     static let longestEdge = 1.0
 
-    /// The path data of the land (for the even-odd rule) and of the borders, in tenths of a pixel
-    /// (see ``PathData``).
-    static func paths(_ outlines: BoundaryOutlines, frame: MapFrame) -> (land: [UInt8], borders: [UInt8]) {
+    /// What ``paths(_:frame:)`` draws.
+    struct Paths {
+        var land: [UInt8]
+        var borders: [UInt8]
+        var regions: [UInt8]
+    }
+
+    /// The path data of the land (for the even-odd rule), of the country borders and of the
+    /// region borders, in tenths of a pixel (see ``PathData``). Region borders are drawn on a
+    /// regional frame only: a world map would be a mesh of them.
+    static func paths(_ outlines: BoundaryOutlines, frame: MapFrame) -> Paths {
         let view = PlaneRect(minX: -4, minY: -4, maxX: frame.width + 4, maxY: frame.height + 4)
         var land = PathData()
         for ring in outlines.land {
@@ -25,17 +33,23 @@ enum OutlineDrawing {
                 if points.count >= 3 { land.append(points, closed: true) }
             }
         }
-        var borders = PathData()
-        for line in outlines.borders {
+        let regions = frame.isWorld ? [] : lines(outlines.regionBorders, frame: frame, view: view)
+        return Paths(land: land.bytes, borders: lines(outlines.borders, frame: frame, view: view), regions: regions)
+    }
+
+    /// The path data of open lines, clipped to `view` and simplified.
+    private static func lines(_ lines: [[GridPoint]], frame: MapFrame, view: PlaneRect) -> [UInt8] {
+        var path = PathData()
+        for line in lines {
             for piece in pieces(line, frame: frame, closed: false) {
                 let parts = view.contains(piece) ? [piece] : Geometry.clip(line: piece, to: view)
                 for part in parts {
                     let points = Geometry.simplify(line: part, tolerance: tolerance)
-                    if points.count >= 2 { borders.append(points, closed: false) }
+                    if points.count >= 2 { path.append(points, closed: false) }
                 }
             }
         }
-        return (land.bytes, borders.bytes)
+        return path.bytes
     }
 
     /// A ring or line in pixels: its longitudes unwrapped from the central meridian (a ring that

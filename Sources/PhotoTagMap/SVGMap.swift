@@ -37,6 +37,11 @@ package enum MapRenderer {
         out += "<g transform=\"scale(0.1)\">\n"
         out += "<path id=\"land\" fill=\"\(MapColours.land)\" fill-rule=\"evenodd\" d=\""
         out += String(decoding: picture.land, as: UTF8.self) + "\"/>\n"
+        if !picture.regionBorders.isEmpty {
+            out += "<path id=\"regions\" fill=\"none\" stroke=\"\(MapColours.regionBorder)\" stroke-width=\"7\""
+            out += " stroke-dasharray=\"30 20\" stroke-linejoin=\"round\" d=\""
+            out += String(decoding: picture.regionBorders, as: UTF8.self) + "\"/>\n"
+        }
         out += "<path id=\"borders\" fill=\"none\" stroke=\"\(MapColours.border)\" stroke-width=\"7\""
         out += " stroke-linejoin=\"round\" d=\"" + String(decoding: picture.borders, as: UTF8.self) + "\"/>\n"
         out += "</g>\n"

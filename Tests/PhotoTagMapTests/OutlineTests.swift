@@ -50,6 +50,35 @@ import Testing
         #expect(near)
     }
 
+    /// How many times the parallel `latitude` between two longitudes crosses the lines.
+    static func crossings(_ lines: [[GridPoint]], latitude: Double, from west: Double, to east: Double) -> Int {
+        let y = latitude * 1e5
+        var count = 0
+        for line in lines {
+            for index in line.indices.dropFirst() {
+                let a = line[index - 1], b = line[index]
+                let (ay, by) = (Double(a.y), Double(b.y))
+                guard (ay <= y) != (by <= y) else { continue }
+                let x = (Double(a.x) + (y - ay) / (by - ay) * Double(b.x - a.x)) / 1e5
+                if x > west, x < east { count += 1 }
+            }
+        }
+        return count
+    }
+
+    /// Issue 23, item 24: a city-scale map draws the regions' borders the binary holds.
+    @Test func regionBordersRunBetweenTheRegionsOfOneCountry() {
+        let regions = Self.outlines.regionBorders
+        #expect(regions.count > 1000 && regions.allSatisfy { $0.count >= 2 })
+        // Going east from the middle of Berlin, the city ends (into Brandenburg) once, and the
+        // country only at the Oder.
+        #expect(Self.crossings(regions, latitude: 52.52, from: 13.405, to: 14.0) == 1)
+        #expect(Self.crossings(Self.outlines.borders, latitude: 52.52, from: 13.405, to: 14.0) == 0)
+        // The Rhine at Strasbourg is a country border, not a region's.
+        #expect(Self.crossings(Self.outlines.borders, latitude: 48.58, from: 7.74, to: 7.85) == 1)
+        #expect(Self.crossings(regions, latitude: 48.58, from: 7.74, to: 7.85) == 0)
+    }
+
     @Test func aCountrysRingsContainItsPlaces() {
         let table = BoundaryTable.bundled
         let france = (0..<table.countryCount).first { table.countryCode($0) == "FR" }

@@ -57,11 +57,63 @@ struct SVGRenderingTests {
         #expect(Self.colour(image, picture, 46.5, 2.5) == MapColours.land)  // the Centre
     }
 
+    /// Issue 23, item 24: a city-scale map draws the borders between regions (Berlin's with
+    /// Brandenburg here), and only there: the pixels that the regions' path changes all lie on
+    /// it. A world map has none.
+    @Test func aCityMapDrawsTheRegionsBorders() throws {
+        let points = ContextLabelTests.berlin
+        let counts = MapCounts(files: 4, located: 4)
+        let picture = MapPicture(points: points, counts: counts)
+        #expect(!picture.regionBorders.isEmpty)
+        let svg = String(decoding: MapRenderer.svg(points: points, counts: counts), as: UTF8.self)
+        let start = try #require(svg.range(of: "<path id=\"regions\""))
+        let end = try #require(svg.range(of: "/>\n", range: start.upperBound..<svg.endIndex))
+        var without = svg
+        without.removeSubrange(start.lowerBound..<end.upperBound)
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Tools.write(Array(svg.utf8), to: folder + "/with.svg")
+        try Tools.write(Array(without.utf8), to: folder + "/without.svg")
+        #expect(try Tools.wellFormedProblems(folder + "/with.svg") == nil)
+        let drawn = try Tools.render(svg: folder + "/with.svg"), bare = try Tools.render(svg: folder + "/without.svg")
+        // The border's pixels, from its vertices (every 10th of a pixel along each edge).
+        var near = Set<Int>()
+        for line in MapPicture.bundledOutlines.regionBorders {
+            for index in line.indices.dropFirst() {
+                let a = picture.frame.pixel(latitude: line[index - 1].latitude, longitude: line[index - 1].longitude)
+                let b = picture.frame.pixel(latitude: line[index].latitude, longitude: line[index].longitude)
+                guard max(a.x, b.x) > -10, min(a.x, b.x) < picture.frame.width + 10, max(a.y, b.y) > -10,
+                    min(a.y, b.y) < picture.frame.height + 10
+                else { continue }
+                let steps = max(1, Int((hypot(b.x - a.x, b.y - a.y) * 10).rounded(.up)))
+                for step in 0...steps {
+                    let t = Double(step) / Double(steps)
+                    let x = Int((a.x + t * (b.x - a.x)).rounded()), y = Int((a.y + t * (b.y - a.y)).rounded())
+                    for dy in -2...2 { for dx in -2...2 { near.insert((y + dy) * 100_000 + x + dx) } }
+                }
+            }
+        }
+        var changed = 0, astray = 0
+        for y in 0..<Int(picture.frame.height) {
+            for x in 0..<Int(picture.frame.width) {
+                let row = y + Int(MapPicture.header)
+                guard drawn.colour(x: x, y: row) != bare.colour(x: x, y: row) else { continue }
+                changed += 1
+                if !near.contains(y * 100_000 + x) { astray += 1 }
+            }
+        }
+        #expect(changed > 300, "the border is drawn")
+        #expect(astray == 0, "and nothing else is")
+        let world = String(
+            decoding: MapRenderer.svg(points: Samples.world, counts: MapCounts(files: 4, located: 4)), as: UTF8.self)
+        #expect(!world.contains("id=\"regions\""))
+    }
+
     @Test func aMapAcrossTheAntimeridianShowsBothSides() throws {
         let (picture, image, _) = try Self.draw(Samples.fiji, name: "fiji")
         Self.checkDots(Samples.fiji, image, picture)
         #expect(Self.colour(image, picture, -17.0, 179.0) == MapColours.sea)  // the Koro Sea
-        #expect(Self.colour(image, picture, -17.8, 178.0) == MapColours.land)  // Viti Levu
+        #expect(Self.colour(image, picture, -17.6, 177.6) == MapColours.land)  // Viti Levu (its west)
         let bering = [
             Samples.point(64.73, 177.51, "Anadyr"), Samples.point(64.50, -165.41, "Nome"),
         ]

@@ -1,5 +1,6 @@
-/// The land and the borders between countries as drawable lines: the outline of all land as
-/// closed rings, and the borders between two countries as open lines.
+/// The land and the borders as drawable lines: the outline of all land as closed rings, the
+/// borders between two countries and those between two admin-1 regions of one country as open
+/// lines.
 ///
 /// The rings are meant for the even-odd fill rule: a point is on land when it is inside an odd
 /// number of rings (holes, enclaves and lakes come out right whatever the rings' direction).
@@ -9,15 +10,20 @@ package struct BoundaryOutlines: Sendable {
     package var land: [[GridPoint]]
     /// Open lines where two countries meet, each edge once.
     package var borders: [[GridPoint]]
+    /// Open lines where two admin-1 regions of the same country meet, each edge once (none of
+    /// them is also in ``borders``).
+    package var regionBorders: [[GridPoint]] = []
 }
 
 extension BoundaryTable {
-    /// The land and the borders (see ``BoundaryOutlines``), read from the stored edges.
+    /// The land, the country borders and the region borders (see ``BoundaryOutlines``), read from
+    /// the stored edges.
     ///
     /// The admin-1 layer follows the coastline (the country layer also holds the territorial
     /// sea), so the land is the union of the admin-1 regions, together with the countries that
     /// have no admin-1 region (Antarctica, a few islands); a border is an edge between admin-1
-    /// regions of two countries. Each stored edge carries the set of features whose boundary it
+    /// regions of two countries, a region border one between two regions of the same country.
+    /// Each stored edge carries the set of features whose boundary it
     /// is: an edge of an odd number of those features is on the coast of their union.
     ///
     /// The output depends only on the table: the edges are visited in storage order, so the same
@@ -33,13 +39,16 @@ extension BoundaryTable {
         for feature in regions { covered.insert(view.featureField(feature, 0)) }
         var isLand = [Bool](repeating: false, count: view.layout.setCount)
         var isBorder = [Bool](repeating: false, count: view.layout.setCount)
+        var isRegionBorder = [Bool](repeating: false, count: view.layout.setCount)
         for index in 0..<view.layout.setCount {
             var parity = false
             var first: UInt32? = nil
+            var regionCount = 0
             for member in view.set(index) {
                 let feature = Int(member)
                 if regions.contains(feature) {
                     parity.toggle()
+                    regionCount += 1
                     let code = view.featureField(feature, 0)
                     if let first, first != code { isBorder[index] = true }
                     first = first ?? code
@@ -48,10 +57,12 @@ extension BoundaryTable {
                 }
             }
             isLand[index] = parity
+            isRegionBorder[index] = regionCount >= 2 && !isBorder[index]
         }
         return BoundaryOutlines(
             land: view.rings(edgeSets: edgeSets, where: { $0 >= 0 && isLand[Int($0)] }),
-            borders: view.lines(edgeSets: edgeSets, where: { $0 >= 0 && isBorder[Int($0)] }))
+            borders: view.lines(edgeSets: edgeSets, where: { $0 >= 0 && isBorder[Int($0)] }),
+            regionBorders: view.lines(edgeSets: edgeSets, where: { $0 >= 0 && isRegionBorder[Int($0)] }))
     }
 
     /// The rings of country `index` (see ``countryCount``), for the even-odd fill rule; empty for
