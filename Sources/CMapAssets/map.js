@@ -12,21 +12,24 @@
   var design = { w: outer.width, h: outer.height, header: +view.getAttribute("y") };
   var home = { x: drawn.x, y: drawn.y, w: drawn.w, h: drawn.h };
   var current = { x: home.x, y: home.y, w: home.w, h: home.h };
-  var markers = [];
-  for (var i = 0; i < data.markers.length; i++) {
-    var circle = document.getElementById("m" + i);
-    markers.push({ circle: circle, x: +circle.getAttribute("cx"), y: +circle.getAttribute("cy"),
-                   r: +circle.getAttribute("r"), count: document.getElementById("c" + i),
-                   label: document.getElementById("l" + i), halo: document.getElementById("h" + i) });
-  }
-  markers.forEach(function (m) {
-    // The tooltip below replaces the SVG's own titles (kept for readers without script).
-    var title = m.circle.querySelector("title");
-    if (title) { title.remove(); }
-    [m.label, m.halo].forEach(function (text) {
-      if (text) { text.dx0 = +text.getAttribute("x") - m.x; text.dy0 = +text.getAttribute("y") - m.y; }
-    });
+  // The markers at each zoom level, coarsest first (Cluster.levels in Sources/PhotoTagMap):
+  // the page shows the level made for the scale it is shown at, so markers split as the map
+  // zooms in. `of` maps the finest level's photos, and each other level's finer markers, to its
+  // markers; each marker gets the list of its photos.
+  var levels = data.levels.map(function (level) {
+    return { scale: level.scale, of: level.of, markers: level.markers.map(function (m) {
+      return { x: m[0], y: m[1], r: m[2], name: m[3], countText: m[4], points: [] };
+    }) };
   });
+  (function () {
+    var last = levels.length - 1, owner = levels[last].of.slice();
+    for (var k = last; k >= 0; k--) {
+      if (k < last) { owner = owner.map(function (marker) { return levels[k].of[marker]; }); }
+      owner.forEach(function (marker, point) { levels[k].markers[marker].points.push(point); });
+    }
+  })();
+  var markersGroup = document.getElementById("markers");
+  var level = -1, markers = [];
   var labels = document.getElementById("labels");
   // A city-scale map's place names for orientation: their dots and text keep their pixel size.
   var context = document.getElementById("context");
@@ -40,6 +43,14 @@
     name.dy0 = +name.getAttribute("y") - name.y0;
   });
   var countsGroup = document.getElementById("counts");
+  var svgNS = "http://www.w3.org/2000/svg";
+  function element(parent, tag, attributes, text) {
+    var node = document.createElementNS(svgNS, tag);
+    Object.keys(attributes).forEach(function (name) { node.setAttribute(name, attributes[name]); });
+    if (text !== undefined) { node.textContent = text; }
+    parent.appendChild(node);
+    return node;
+  }
 
   // The page fills the window with the map: the picture is laid out again in CSS pixels (its
   // viewBox the size it is shown at), the map area takes what the title and the footer leave,
@@ -90,20 +101,38 @@
     apply();
   }
 
+  // The level for `px` screen pixels per unit: the finest whose scale is at most that.
+  function levelFor(px) {
+    var chosen = 0;
+    levels.forEach(function (candidate, index) { if (candidate.scale <= px * 1.000001) { chosen = index; } });
+    return chosen;
+  }
+
+  // Draws the markers of level `k` in place of those shown (the page's own SVG markers first).
+  function build(k) {
+    level = k;
+    unpin();
+    markersGroup.textContent = "";
+    countsGroup.textContent = "";
+    markers = levels[k].markers.map(function (data, index) {
+      var circle = element(markersGroup, "circle", { "class": "marker", id: "m" + index, cx: data.x, cy: data.y });
+      var count = data.countText ? element(countsGroup, "text", { id: "c" + index, x: data.x }, data.countText) : null;
+      var m = { circle: circle, count: count, x: data.x, y: data.y, r: data.r, data: data };
+      listen(m, index);
+      return m;
+    });
+    highlight();
+  }
+
   function apply() {
     view.setAttribute("viewBox", [current.x, current.y, current.w, current.h].join(" "));
     // Screen pixels per unit of the view box: sizes divided by it stay the same on screen.
     var px = area.w / current.w;
+    var k = levelFor(px);
+    if (k !== level) { build(k); }
     markers.forEach(function (m) {
       m.circle.setAttribute("r", m.r / px);
       if (m.count) { m.count.setAttribute("y", m.y + 3.5 / px); }
-      [m.label, m.halo].forEach(function (text) {
-        if (text) {
-          text.setAttribute("x", m.x + text.dx0 / px);
-          text.setAttribute("y", m.y + text.dy0 / px);
-          text.setAttribute("stroke-width", text === m.halo ? 3 / px : 0);
-        }
-      });
     });
     labels.setAttribute("font-size", 12 / px);
     countsGroup.setAttribute("font-size", 10 / px);
@@ -115,28 +144,75 @@
         name.setAttribute("y", name.y0 + name.dy0 / px);
       });
     }
-    hideOverlappingLabels();
+    placeLabels(px);
   }
 
-  // The labels in the order they were placed (the most photos first): one that meets a label
-  // already shown is hidden, with its halo.
-  function hideOverlappingLabels() {
-    var shown = [], frameBox = frame();
-    markers.forEach(function (m) {
-      if (!m.label) { return; }
-      [m.label, m.halo].forEach(function (text) { if (text) { text.removeAttribute("display"); } });
-      var box = m.label.getBoundingClientRect();
-      // Cut by the frame's edge, it is hidden too: half a name misleads.
-      var cut = box.left < frameBox.left - 1 || box.right > frameBox.left + frameBox.width + 1 ||
-                box.top < frameBox.top - 1 || box.bottom > frameBox.top + frameBox.height + 1;
-      var meets = cut || shown.some(function (other) {
-        return box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom;
+  // Text widths at the labels' 12 px, measured once per text in the outer picture (whose unit
+  // is a screen pixel).
+  var widths = new Map();
+  var probe = element(svg, "text", { "font-size": 12, visibility: "hidden", x: 0, y: -20 });
+  function textWidth(text) {
+    if (!widths.has(text)) {
+      probe.textContent = text;
+      widths.set(text, probe.getComputedTextLength());
+    }
+    return widths.get(text);
+  }
+
+  // Labels for the places with most photos among the markers in view, as the SVG's labels are
+  // placed for the whole map (Label.place in Sources/PhotoTagMap/Clusters.swift): the markers
+  // are grouped by name, and each of the 16 biggest groups gets `name (photos)` beside its
+  // biggest marker, on the right, the left, above or below, at the first place inside the frame
+  // that meets no label placed before it and no other marker, else the first that meets no
+  // label; a group with no such place gets none. Worked out in screen pixels at each change of
+  // view, so that labels neither overlap nor are cut at any zoom.
+  function placeLabels(px) {
+    labels.textContent = "";
+    var width = area.w, height = area.h, visible = [];
+    markers.forEach(function (m, index) {
+      var x = (m.x - current.x) * px, y = (m.y - current.y) * px;
+      if (x < -m.r || x > width + m.r || y < -m.r || y > height + m.r) { return; }
+      visible.push({ index: index, x: x, y: y, r: m.r, name: m.data.name, count: m.data.points.length });
+    });
+    var groups = new Map(), list = [];
+    visible.forEach(function (v) {
+      if (!v.name) { return; }
+      var group = groups.get(v.name);
+      if (!group) { group = { name: v.name, total: 0, anchor: v }; groups.set(v.name, group); list.push(group); }
+      group.total += v.count;
+      if (v.count > group.anchor.count) { group.anchor = v; }
+    });
+    list.sort(function (a, b) { return b.total - a.total || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0); });
+    function meets(a, b) { return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }
+    var boxes = visible.map(function (v) {
+      return { left: v.x - v.r, top: v.y - v.r, right: v.x + v.r, bottom: v.y + v.r, index: v.index };
+    });
+    var placed = [];
+    list.slice(0, 16).forEach(function (group) {
+      var a = group.anchor, text = group.name + " (" + group.total + ")", w = textWidth(text), r = a.r + 3;
+      var options = [[a.x + r, a.y + 4, "start"], [a.x - r, a.y + 4, "end"], [a.x - w / 2, a.y - r - 2, "start"],
+                     [a.x - w / 2, a.y + r + 12, "start"]].map(function (candidate) {
+        var left = candidate[2] === "start" ? candidate[0] : candidate[0] - w;
+        return { x: candidate[0], y: candidate[1], anchor: candidate[2],
+                 box: { left: left - 1, top: candidate[1] - 12, right: left + w + 1, bottom: candidate[1] + 3.5 } };
+      }).filter(function (option) {
+        var box = option.box;
+        return box.left >= 2 && box.right <= width - 2 && box.top >= 2 && box.bottom <= height - 2 &&
+          !placed.some(function (other) { return meets(other, box); });
       });
-      if (meets) {
-        [m.label, m.halo].forEach(function (text) { if (text) { text.setAttribute("display", "none"); } });
-      } else {
-        shown.push(box);
-      }
+      var choice = options.filter(function (option) {
+        return !boxes.some(function (box) { return box.index !== a.index && meets(box, option.box); });
+      })[0] || options[0];
+      if (!choice) { return; }
+      placed.push(choice.box);
+      var at = { x: current.x + choice.x / px, y: current.y + choice.y / px };
+      if (choice.anchor === "end") { at["text-anchor"] = "end"; }
+      var halo = { fill: "none", stroke: "#ffffff", "stroke-width": 3 / px, "stroke-linejoin": "round",
+                   "stroke-opacity": 0.85, id: "h" + a.index };
+      Object.keys(at).forEach(function (name) { halo[name] = at[name]; });
+      element(labels, "text", halo, text);
+      at.id = "l" + a.index;
+      element(labels, "text", at, text);
     });
   }
 
@@ -272,7 +348,7 @@
     return element;
   }
   function show(index, clientX, clientY) {
-    var marker = data.markers[index];
+    var marker = markers[index].data;
     tip.textContent = "";
     var count = marker.points.length;
     add(tip, "strong", (marker.name || "No place") + " \u00b7 " + count + (count === 1 ? " photo" : " photos"));
@@ -292,7 +368,7 @@
     tip.style.left = left + "px";
     tip.style.top = (clientY - area.top + 12) + "px";
   }
-  markers.forEach(function (m, index) {
+  function listen(m, index) {
     m.circle.addEventListener("pointerenter", function (event) {
       if (pinned === null) { show(index, event.clientX, event.clientY); }
     });
@@ -305,13 +381,14 @@
       m.circle.classList.add("pinned");
       show(index, event.clientX, event.clientY);
     });
-  });
+  }
+  function unpin() {
+    if (pinned !== null && markers[pinned]) { markers[pinned].circle.classList.remove("pinned"); }
+    pinned = null;
+    tip.hidden = true;
+  }
   document.addEventListener("click", function (event) {
-    if (pinned !== null && !tip.contains(event.target)) {
-      markers[pinned].circle.classList.remove("pinned");
-      pinned = null;
-      tip.hidden = true;
-    }
+    if (pinned !== null && !tip.contains(event.target)) { unpin(); }
   });
 
   // The table: the trip's stops (countries, each followed by its places), sorting by any column
@@ -336,7 +413,7 @@
   function rowFor(group, level) {
     var tr = document.createElement("tr");
     tr.className = ["country", "place"][level] + (group.hop ? " hop" : "");
-    tr.setAttribute("data-markers", group.markers.join(" "));
+    tr.group = group;
     for (var column = 0; column < 3; column++) {
       tr.appendChild(document.createElement("td")).textContent = group.cells[column];
     }
@@ -367,19 +444,30 @@
       render();
     });
   });
-  var selected = null;
+  // A row's photos, highlighted on whatever markers of the level shown hold them.
+  var selected = null, chosen = null;
+  function highlight() {
+    markers.forEach(function (m) {
+      var on = chosen !== null && m.data.points.some(function (point) { return chosen[point]; });
+      m.circle.classList.toggle("highlight", on);
+    });
+  }
   tbody.addEventListener("click", function (event) {
     var tr = event.target.closest("tr");
-    if (!tr) { return; }
-    markers.forEach(function (m) { m.circle.classList.remove("highlight"); });
+    if (!tr || !tr.group) { return; }
     if (selected) { selected.classList.remove("selected"); }
-    if (selected === tr) { selected = null; return; }
-    selected = tr;
-    tr.classList.add("selected");
-    tr.getAttribute("data-markers").split(" ").forEach(function (index) {
-      if (index !== "" && markers[+index]) { markers[+index].circle.classList.add("highlight"); }
-    });
+    chosen = null;
+    if (selected === tr) {
+      selected = null;
+    } else {
+      selected = tr;
+      tr.classList.add("selected");
+      chosen = new Uint8Array(data.points.length);
+      tr.group.points.forEach(function (point) { chosen[point] = 1; });
+    }
+    highlight();
   });
+  render();
   document.documentElement.classList.add("fills");
   fit();
   document.documentElement.setAttribute("data-ready", "true");

@@ -18,24 +18,23 @@ struct Cluster: Sendable {
         count <= 1 ? 4 : min(6 + 2.5 * log2(Double(count)), 22)
     }
 
-    /// Groups points (pixels) so that no two markers overlap: first each point joins a marker
-    /// within a dot's width of it, then overlapping markers merge (largest first) until none do.
-    /// Deterministic: it follows the input order and never iterates a hash table. Markers come
-    /// back ordered by their first member.
-    static func make(_ pixels: [PlanePoint]) -> [Cluster] {
+    /// Groups points (pixels) so that no two markers overlap at `scale` screen pixels per pixel:
+    /// first each point joins a marker within a dot's width of it, then overlapping markers merge
+    /// (largest first) until none do. Marker centres stay in the points' pixels; only the test
+    /// of overlap is at the scale. Deterministic: it follows the input order and never iterates a
+    /// hash table. Markers come back ordered by their first member.
+    static func make(_ pixels: [PlanePoint], scale: Double = 1) -> [Cluster] {
+        let screen = scale == 1 ? pixels : pixels.map { PlanePoint(x: $0.x * scale, y: $0.y * scale) }
         let cell = 2 * radius(1)
         var clusters: [Cluster] = []
         var seeds: [PlanePoint] = []
         var grid: [Int64: [Int]] = [:]
-        func key(_ column: Int, _ row: Int) -> Int64 {
-            Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(clamping: row)))
-        }
-        for (index, point) in pixels.enumerated() {
+        for (index, point) in screen.enumerated() {
             let column = Int((point.x / cell).rounded(.down)), row = Int((point.y / cell).rounded(.down))
             var found: Int? = nil
             search: for dy in -1...1 {
                 for dx in -1...1 {
-                    for candidate in grid[key(column + dx, row + dy)] ?? [] {
+                    for candidate in grid[gridKey(column + dx, row + dy)] ?? [] {
                         let seed = seeds[candidate]
                         if (seed.x - point.x) * (seed.x - point.x) + (seed.y - point.y) * (seed.y - point.y) < cell
                             * cell
@@ -49,13 +48,43 @@ struct Cluster: Sendable {
             if let found {
                 clusters[found].members.append(index)
             } else {
-                grid[key(column, row), default: []].append(clusters.count)
+                grid[gridKey(column, row), default: []].append(clusters.count)
                 seeds.append(point)
                 clusters.append(Cluster(x: point.x, y: point.y, members: [index]))
             }
         }
-        for index in clusters.indices { clusters[index].recentre(pixels) }
-        return merged(clusters, pixels)
+        for index in clusters.indices { clusters[index].recentre(screen) }
+        return merged(clusters, screen).map { $0.scaled(1 / scale) }
+    }
+
+    /// The scales of the HTML page's zoom levels, in screen pixels per pixel of the drawn map:
+    /// a quarter (a narrow window) to 256 (the deepest zoom).
+    static let levelScales: [Double] = (-2...8).map { Double(sign: .plus, exponent: $0, significand: 1) }
+    /// The index of scale 1 (the map as drawn) in ``levelScales``.
+    static let drawnLevel = 2
+
+    /// The markers at each of ``levelScales``: the finest level is ``make(_:scale:)``'s, and each
+    /// coarser one merges the next finer one's markers that overlap at its scale, so that a marker
+    /// always holds whole markers of every finer level (zooming in splits markers, never swaps
+    /// photos between them).
+    static func levels(_ pixels: [PlanePoint]) -> [[Cluster]] {
+        var levels = [make(pixels, scale: levelScales[levelScales.count - 1])]
+        for scale in levelScales.dropLast().reversed() {
+            let screen = pixels.map { PlanePoint(x: $0.x * scale, y: $0.y * scale) }
+            levels.append(
+                merged(levels[levels.count - 1].map { $0.scaled(scale) }, screen).map { $0.scaled(1 / scale) })
+        }
+        return levels.reversed()
+    }
+
+    /// The marker with its centre multiplied by `factor`.
+    private func scaled(_ factor: Double) -> Cluster {
+        factor == 1 ? self : Cluster(x: x * factor, y: y * factor, members: members)
+    }
+
+    /// The key of a grid cell.
+    private static func gridKey(_ column: Int, _ row: Int) -> Int64 {
+        Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(clamping: row)))
     }
 
     /// Moves the centre to the mean of the members.
@@ -75,9 +104,7 @@ struct Cluster: Sendable {
         for _ in 0..<64 {
             let cell = 2 * radius(pixels.count)
             var grid: [Int64: [Int]] = [:]
-            func key(_ column: Int, _ row: Int) -> Int64 {
-                Int64(column) << 32 | Int64(UInt32(bitPattern: Int32(clamping: row)))
-            }
+            let key = gridKey
             for (index, cluster) in clusters.enumerated() {
                 grid[key(Int((cluster.x / cell).rounded(.down)), Int((cluster.y / cell).rounded(.down))), default: []]
                     .append(index)

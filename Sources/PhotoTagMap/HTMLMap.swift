@@ -1,11 +1,12 @@
 import CMapAssets
 
 extension MapRenderer {
-    /// One self-contained HTML page: the map of ``svg(points:counts:)`` inline, with pan and zoom,
-    /// a tooltip per marker (files as `file://` links, place, distance, time), and a table of the
-    /// trip's stops (country, then its places, in time order; see ``Itinerary``) that sorts by
-    /// any column and highlights a row's markers. Nothing is loaded from the network; without JavaScript the map and the table
-    /// are still there.
+    /// One self-contained HTML page: the map of ``svg(points:counts:)`` inline, with pan and zoom
+    /// (its markers clustered again at each zoom level, ``Cluster/levels(_:)``), a tooltip per
+    /// marker (files as `file://` links, place, distance, time), and a table of the trip's stops
+    /// (country, then its places, in time order; see ``Itinerary``) that sorts by any column and
+    /// highlights the markers of a row's photos. Nothing is loaded from the network; without
+    /// JavaScript the map and the table are still there.
     ///
     /// A relative path is linked as `directory/path` (`directory` is the working directory the
     /// paths are relative to; empty leaves them relative). A point without a path (a coordinate)
@@ -14,11 +15,7 @@ extension MapRenderer {
     /// The same points, counts and directory always give the same bytes.
     package static func html(points: [MapPoint], counts: MapCounts, directory: [UInt8] = []) -> [UInt8] {
         let picture = MapPicture(points: points, counts: counts)
-        var marker = [Int](repeating: 0, count: picture.points.count)
-        for (index, cluster) in picture.clusters.enumerated() {
-            for member in cluster.members { marker[member] = index }
-        }
-        let groups = PlaceGroups(picture.points, marker: marker)
+        let groups = PlaceGroups(picture.points)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         out += "<title>\(MarkupText.escaped("Photo map: " + picture.title))</title>\n"
@@ -57,8 +54,7 @@ extension MapRenderer {
 
     /// One table row.
     private static func row(_ group: PlaceGroups.Group, level: String) -> String {
-        var out = "<tr class=\"\(level)\(group.hop ? " hop" : "")\" data-markers=\""
-        out += group.markers.map(String.init).joined(separator: " ") + "\">"
+        var out = "<tr class=\"\(level)\(group.hop ? " hop" : "")\">"
         for cell in group.cells { out += "<td>\(MarkupText.escaped(cell))</td>" }
         out += "<td class=\"number\">\(group.count)</td>"
         out += "<td>\(group.first?.dateText ?? "")</td><td>\(group.last?.dateText ?? "")</td></tr>\n"
@@ -88,14 +84,46 @@ extension MapRenderer {
             out += MarkupText.json(place.joined(separator: ", ")) + "," + MarkupText.json(distance) + ","
             out += MarkupText.json(point.time?.text ?? "") + "]"
         }
-        out += "],\n\"markers\":["
-        for (index, cluster) in picture.clusters.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"name\":" + MarkupText.json(picture.clusterNames[index] ?? "") + ","
-            out += "\"points\":[" + cluster.members.map(String.init).joined(separator: ",") + "]}"
-        }
-        out += "],\n\"places\":" + groupJSON(groups.countries) + "}"
+        out += "],\n\"levels\":" + levelJSON(picture)
+        out += ",\n\"places\":" + groupJSON(groups.countries) + "}"
         return out
+    }
+
+    /// The markers of each zoom level for the script, coarsest first, leaving out a level that
+    /// is the same as the one before it: `{"scale", "markers": [[x, y, radius, name, count text]],
+    /// "of"}`, where `of` gives each photo's marker on the finest level, and on every other level
+    /// the marker that holds each marker of the next finer one. Centres are in pixels of the map
+    /// as drawn, to a thousandth (a quarter of a screen pixel at the deepest zoom).
+    private static func levelJSON(_ picture: MapPicture) -> String {
+        let kept = picture.levels.indices.filter { $0 == 0 || picture.levels[$0].count != picture.levels[$0 - 1].count }
+        // Each kept level's marker of every photo.
+        let owner: [[Int]] = kept.map { level in
+            var owner = [Int](repeating: 0, count: picture.points.count)
+            for (index, cluster) in picture.levels[level].enumerated() {
+                for member in cluster.members { owner[member] = index }
+            }
+            return owner
+        }
+        var parts: [String] = []
+        for (position, level) in kept.enumerated() {
+            let clusters = picture.levels[level], names = picture.levelNames[level]
+            var out = "{\"scale\":\(Cluster.levelScales[level]),\"markers\":["
+            out += clusters.indices.map { index in
+                let cluster = clusters[index]
+                return "[" + MarkupText.fixed(cluster.x, 3) + "," + MarkupText.fixed(cluster.y, 3) + ","
+                    + MarkupText.fixed(cluster.radius, 2) + "," + MarkupText.json(names[index] ?? "") + ","
+                    + MarkupText.json(cluster.members.count > 1 ? MarkupText.short(cluster.members.count) : "") + "]"
+            }.joined(separator: ",")
+            let of: [Int]
+            if position == kept.count - 1 {
+                of = owner[position]
+            } else {
+                of = picture.levels[kept[position + 1]].map { owner[position][$0.members[0]] }
+            }
+            out += "],\"of\":[" + of.map(String.init).joined(separator: ",") + "]}"
+            parts.append(out)
+        }
+        return "[" + parts.joined(separator: ",\n") + "]"
     }
 
     /// The place groups and their children as a JSON array, for the script's table.
@@ -106,7 +134,7 @@ extension MapRenderer {
                     + "\"order\":\(group.order),\"hop\":\(group.hop),\"count\":\(group.count),"
                     + "\"first\":\(MarkupText.json(group.first?.dateText ?? "")),"
                     + "\"last\":\(MarkupText.json(group.last?.dateText ?? "")),"
-                    + "\"markers\":[\(group.markers.map(String.init).joined(separator: ","))],"
+                    + "\"points\":[\(group.points.map(String.init).joined(separator: ","))],"
                     + "\"children\":\(groupJSON(group.children))}"
             }.joined(separator: ",") + "]"
     }
@@ -120,8 +148,7 @@ extension MapRenderer {
 }
 
 /// The table's rows: the trip's stops (an ``Itinerary``), each country's followed by its
-/// places', with their counts, first and last capture times and the markers that hold their
-/// photos.
+/// places', with their counts, first and last capture times and photos.
 struct PlaceGroups {
     /// One row of the table.
     struct Group {
@@ -134,7 +161,8 @@ struct PlaceGroups {
         var count: Int
         var first: MapTime?
         var last: MapTime?
-        var markers: [Int]
+        /// The indices of its photos, ascending.
+        var points: [Int]
         var children: [Group] = []
     }
 
@@ -143,7 +171,7 @@ struct PlaceGroups {
     /// The text of a missing name.
     static let none = "\u{2014}"
 
-    init(_ points: [MapPoint], marker: [Int]) {
+    init(_ points: [MapPoint]) {
         let itinerary = Itinerary(
             points.map {
                 Itinerary.Photo(countryCode: $0.countryCode, admin1: $0.admin1, place: $0.place, time: $0.time)
@@ -153,7 +181,7 @@ struct PlaceGroups {
             if stop.hop, let named = cells.lastIndex(where: { !$0.isEmpty }) { cells[named] += " (short hop)" }
             return Group(
                 cells: cells, order: order, hop: stop.hop, count: stop.count, first: stop.first, last: stop.last,
-                markers: Array(Set(stop.members.map { marker[$0] })).sorted())
+                points: stop.members.sorted())
         }
         countries = itinerary.stops.enumerated().map { index, country in
             var row = group(country, order: index, cells: [country.countryCode ?? Self.none, "", ""])

@@ -30,9 +30,13 @@ struct MapPicture {
     let borders: [UInt8]
     /// The borders between the admin-1 regions of a country (none on a world map).
     let regionBorders: [UInt8]
+    /// The markers of the map as drawn: ``levels`` at scale 1.
     let clusters: [Cluster]
     /// The name of each marker: the smallest area that holds all of its photos (``name(of:in:)``).
     let clusterNames: [String?]
+    /// The markers at each zoom level of the HTML page (``Cluster/levels(_:)``), and their names.
+    let levels: [[Cluster]]
+    let levelNames: [[String?]]
     let labels: [Label]
     /// The photos' path in time order, one line per day (``Route``).
     let route: Route
@@ -68,9 +72,10 @@ struct MapPicture {
         let paths = OutlineDrawing.paths(outlines ?? Self.bundledOutlines, frame: frame)
         (land, borders, regionBorders) = (paths.land, paths.borders, paths.regions)
         let pixels = located.map { frame.pixel(latitude: $0.latitude, longitude: $0.longitude) }
-        let clusters = Cluster.make(pixels)
+        levels = Cluster.levels(pixels)
+        levelNames = levels.map { level in level.map { Self.name(of: $0, in: located) } }
+        let clusters = levels[Cluster.drawnLevel], names = levelNames[Cluster.drawnLevel]
         self.clusters = clusters
-        let names = clusters.map { Self.name(of: $0, in: located) }
         clusterNames = names
         labels = Label.place(clusters, names: names, width: frame.width, height: frame.height)
         route = Route(points: located, pixels: pixels, width: frame.width)

@@ -38,6 +38,55 @@ import Testing
         }
     }
 
+    /// Issue 23, item 22: the HTML page reclusters at each zoom level. At every level no photo is
+    /// lost, no two markers overlap at that level's scale, and a marker holds whole markers of
+    /// the next finer level (zooming in splits markers, never swaps photos between them).
+    @Test func eachZoomLevelSplitsTheCoarserOnesMarkersWithoutOverlap() {
+        var random = SeededGenerator(state: 22)
+        for _ in 0..<8 {
+            let count = Int.random(in: 1...1500, using: &random)
+            // Clumps, as photos are: a few towns with photos a few metres to a kilometre apart.
+            let towns = (0..<6).map { _ in
+                PlanePoint(x: Double.random(in: 0...960, using: &random), y: Double.random(in: 0...640, using: &random))
+            }
+            let pixels = (0..<count).map { _ in
+                let town = towns[Int.random(in: 0..<towns.count, using: &random)]
+                let spread = [0.001, 0.05, 3][Int.random(in: 0..<3, using: &random)]
+                return PlanePoint(
+                    x: town.x + Double.random(in: -spread...spread, using: &random),
+                    y: town.y + Double.random(in: -spread...spread, using: &random))
+            }
+            let levels = Cluster.levels(pixels)
+            #expect(levels.count == Cluster.levelScales.count)
+            for (level, clusters) in levels.enumerated() {
+                let scale = Cluster.levelScales[level]
+                #expect(clusters.flatMap(\.members).sorted() == Array(0..<count))
+                for a in clusters.indices {
+                    for b in clusters.indices where a < b {
+                        let reach = clusters[a].radius + clusters[b].radius
+                        let dx = (clusters[a].x - clusters[b].x) * scale, dy = (clusters[a].y - clusters[b].y) * scale
+                        #expect(dx * dx + dy * dy >= reach * reach, "level \(level): markers \(a) and \(b) overlap")
+                    }
+                }
+                guard level > 0 else { continue }
+                var coarser = [Int](repeating: -1, count: count)
+                for (index, cluster) in levels[level - 1].enumerated() {
+                    for member in cluster.members { coarser[member] = index }
+                }
+                for cluster in clusters {
+                    #expect(Set(cluster.members.map { coarser[$0] }).count == 1, "a marker split between two")
+                }
+                #expect(clusters.count >= levels[level - 1].count)
+            }
+            // The deepest zoom tells apart photos a tenth of a pixel apart, and the map as drawn
+            // has as few markers as one clustering at its scale.
+            #expect(levels[levels.count - 1].count > levels[Cluster.drawnLevel].count || count < 3)
+        }
+        let three = [PlanePoint(x: 100, y: 100), PlanePoint(x: 103, y: 101), PlanePoint(x: 300, y: 300)]
+        #expect(Cluster.levels(three)[Cluster.drawnLevel].map(\.members) == Cluster.make(three).map(\.members))
+        #expect(Cluster.levels(three).last?.count == 3)
+    }
+
     @Test func labelsNameTheBiggestPlacesAndNeverOverlap() {
         var random = SeededGenerator(state: 7)
         for _ in 0..<20 {

@@ -163,8 +163,7 @@ struct HTMLBrowserTests {
           out.push("bycode=" + document.querySelector("#table tbody tr").cells[0].textContent);
           var row = document.querySelector("#table tbody tr.place");
           row.click();
-          var wanted = row.getAttribute("data-markers").split(" ").length;
-          out.push("highlight=" + (document.querySelectorAll(".marker.highlight").length === wanted));
+          out.push("highlight=" + row.cells[2].textContent + ":" + document.querySelectorAll(".marker.highlight").length);
           document.documentElement.setAttribute("data-hands", out.join(";"));
         })();
         </script>
@@ -184,7 +183,7 @@ struct HTMLBrowserTests {
             visit.dom.contains(
                 "data-hands=\"wheel=true;drag=true;pinch=true;reset=true;zoomin=true;route=/none,false/inline;tip=true;"
                     + "titles=0;bycount=FR;bycode=AU;"
-                    + "highlight=true\""))
+                    + "highlight=Sydney:1\""))
     }
 
     /// Measures what the hands feel: the client position of a marker under the cursor through
@@ -354,6 +353,79 @@ struct HTMLBrowserTests {
             Double($0)
         }
         #expect(heights.count == 2 && heights[0] >= 11 && abs(heights[0] - heights[1]) < 0.6, "\(heights)")
+    }
+
+    /// Issue 23, item 22: clusters never split on zoom. On a world map Paris and Versailles,
+    /// 17 km apart, are one marker; zoomed in about a hundred times they are two, each labelled
+    /// with only its own photos, and a table row highlights the markers of the level shown.
+    @Test func markersSplitAsTheMapZoomsInAndNameOnlyTheirPhotos() throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var points = Array(Samples.world.dropFirst())
+        for index in 0..<20 {
+            let inParis = index < 10
+            var point = Samples.point(
+                (inParis ? 48.8566 : 48.8049) + Double(index % 5) * 2e-4, inParis ? 2.3522 : 2.1204,
+                (inParis ? "paris-" : "versailles-") + String(index), place: inParis ? "Paris" : "Versailles",
+                country: "FR", day: 2)
+            point.admin1 = "Île-de-France"
+            points.append(point)
+        }
+        let script = """
+            <script>
+            (function () {
+              var view = document.getElementById("view"), out = [];
+              function labels() {
+                return Array.prototype.filter.call(document.querySelectorAll("#labels text"), function (text) {
+                  return text.id.charAt(0) === "l";
+                }).map(function (text) { return text.textContent; }).sort().join("|");
+              }
+              function paris() {
+                var best = null;
+                document.querySelectorAll("#markers circle").forEach(function (circle) {
+                  var r = circle.getBoundingClientRect();
+                  if (!best || r.width > best.width) { best = r; }
+                });
+                return { x: Math.round(best.left + best.width / 2), y: Math.round(best.top + best.height / 2) };
+              }
+              out.push(document.querySelectorAll("#markers circle").length + " " + labels());
+              var at = paris();
+              for (var i = 0; i < 8; i++) {
+                view.dispatchEvent(new WheelEvent("wheel", { deltaY: -300, clientX: at.x, clientY: at.y,
+                                                             bubbles: true, cancelable: true }));
+              }
+              out.push(document.querySelectorAll("#markers circle").length + " " + labels());
+              var row = Array.prototype.filter.call(document.querySelectorAll("#table tbody tr.place"), function (tr) {
+                return tr.cells[2].textContent === "Versailles";
+              })[0];
+              row.click();
+              var lit = document.querySelectorAll(".marker.highlight");
+              lit[0].dispatchEvent(new PointerEvent("pointerenter", { clientX: at.x, clientY: at.y }));
+              var files = Array.prototype.map.call(document.querySelectorAll("#tip li a"), function (a) {
+                return a.textContent.indexOf("versailles-") >= 0;
+              });
+              out.push(lit.length + " " + files.length + " " + files.every(Boolean));
+              document.getElementById("zoom-reset").click();
+              out.push(document.querySelectorAll("#markers circle").length + " " +
+                       document.querySelectorAll(".marker.highlight").length + " " + labels());
+              document.documentElement.setAttribute("data-levels", out.join(";"));
+            })();
+            </script>
+            """
+        var html = String(
+            decoding: MapRenderer.html(points: points, counts: MapCounts(files: 23, located: 23)), as: UTF8.self)
+        html.insert(contentsOf: script, at: try #require(html.range(of: "</body>")).lowerBound)
+        let visit = try Browser.visit(try Self.write(Array(html.utf8), folder, "levels.html"))
+        #expect(visit.console == [])
+        let attribute = try #require(visit.dom.range(of: "data-levels=\""), "the script did not run")
+        let seen = visit.dom[attribute.upperBound...].prefix { $0 != "\"" }.split(separator: ";").map(String.init)
+        #expect(
+            seen == [
+                "4 New York (1)|Sydney (1)|Tokyo (1)|Île-de-France (20)",
+                "5 Paris (10)|Versailles (10)",
+                "1 10 true",
+                "4 1 New York (1)|Sydney (1)|Tokyo (1)|Île-de-France (20)",
+            ], "\(seen)")
     }
 
     @Test func theChecksThemselvesCatchAnErrorAndARequest() throws {
