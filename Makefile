@@ -150,8 +150,9 @@ places: build ## Rebuild the bundled place table from GeoNames dumps (GEONAMES=.
 	.build/release/phototag places import --from $(GEONAMES) --output $(PLACES_TABLE) --date $(GEONAMES_DATE)
 	@[ "$(PLACES_TABLE)" != Sources/CGeoNamesData/places.table ] || touch Sources/CGeoNamesData/places.c
 
-# Rebuild the bundled boundary table from the three boundary GeoJSON files in BOUNDARIES and the
-# compiled tz database in TZDATA (by default CI's copies in ../shared; see CONTRIBUTING.md).
+# Rebuild the bundled boundary table from the three boundary GeoJSON files in BOUNDARIES, the
+# compiled tz database in TZDATA and the country names of GEONAMES/countryInfo.txt (by default
+# CI's copies in ../shared; see CONTRIBUTING.md).
 BOUNDARIES ?= ../shared/boundaries
 TZDATA ?= ../shared/tzdata/zoneinfo
 BOUNDARIES_DATE ?= 2026-12-02
@@ -159,7 +160,7 @@ BOUNDARIES_TABLE ?= Sources/CBoundaryData/boundaries.table
 .PHONY: boundaries
 boundaries: build ## Rebuild the bundled boundary table (BOUNDARIES=..., TZDATA=...)
 	.build/release/phototag boundaries import --from $(BOUNDARIES) --tzdata $(TZDATA) \
-		--output $(BOUNDARIES_TABLE) --date $(BOUNDARIES_DATE)
+		--country-names $(GEONAMES)/countryInfo.txt --output $(BOUNDARIES_TABLE) --date $(BOUNDARIES_DATE)
 	@[ "$(BOUNDARIES_TABLE)" != Sources/CBoundaryData/boundaries.table ] || touch Sources/CBoundaryData/boundaries.c
 
 # The README's picture of the map, docs/map-dev-corpus.png: a scan of the shared development corpus

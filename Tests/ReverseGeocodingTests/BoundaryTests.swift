@@ -83,7 +83,7 @@ private struct PolygonBruteForce {
         #expect(Self.table.timeZoneCount == 444)
         #expect(Self.table.countryCount == 250)
         #expect(Self.table.admin1Count == 3797)
-        #expect(Self.table.source == "timezones.geojson, countries.geojson, admin1.geojson, tz rules")
+        #expect(Self.table.source == "timezones.geojson, countries.geojson, admin1.geojson, tz rules, country names")
         #expect(Self.table.date == "2026-12-02")
         #expect(Self.table.byteCount <= 6_500_000)
         #expect(Self.table.timeZoneRules.count > 100_000 && Self.table.rules != nil)

@@ -88,6 +88,9 @@ enum Options {
         name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)")
     static let boundaryFolder = OptionSpec(
         name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)")
+    static let countryNames = OptionSpec(
+        name: "--country-names", value: "<file>",
+        help: "GeoNames countryInfo.txt: the name of every country, for those without a place")
     static let tableOutput = OptionSpec(
         name: "--output", value: "<file>", help: "Where to write the table (required)")
     static let cities = OptionSpec(
@@ -297,8 +300,8 @@ enum Commands {
         name: "boundaries import", summary: "Build a boundary table from GeoJSON polygons", arguments: "",
         maximumArguments: 0,
         options: [
-            Options.boundaryFolder, Options.tableOutput, Options.tzdata, Options.boundariesDate,
-            Options.help,
+            Options.boundaryFolder, Options.tableOutput, Options.tzdata, Options.countryNames,
+            Options.boundariesDate, Options.help,
         ],
         epilogue: """
             The folder holds timezones.geojson (properties tzid, country), countries.geojson
@@ -310,7 +313,10 @@ enum Commands {
             are accepted). With --tzdata, the UTC offset rules of
             every zone of timezones.geojson are read from that compiled IANA tz database (TZif
             files, e.g. /usr/share/zoneinfo) and stored in the table, for local capture times;
-            the binary never reads the machine's own tz files.
+            the binary never reads the machine's own tz files. With --country-names, each
+            country is stored with its name from GeoNames' countryInfo.txt (ISO code, column 1;
+            name, column 5), so that a point in a country without any place (Antarctica) is
+            still answered by the country's name.
             """)
 
     static let boundariesInfo = CommandSpec(

@@ -7,6 +7,8 @@ struct BoundariesImportOptions: Equatable, Sendable {
     /// A compiled IANA tz database (`zoneinfo`): the rules of every zone of the time-zone layer
     /// are stored with the polygons. Without it, the table has no rules (no local times).
     var tzdata: String? = nil
+    /// GeoNames' `countryInfo.txt`: each country's name is stored with its polygons.
+    var countryNames: String? = nil
     var date: String? = nil
 }
 
@@ -16,6 +18,7 @@ extension BoundariesImportOptions {
         self.init(
             directory: try reader.required(Options.boundaryFolder), output: try reader.required(Options.tableOutput))
         tzdata = reader.value(Options.tzdata)
+        countryNames = reader.value(Options.countryNames)
         date = try reader.date(Options.boundariesDate)
     }
 }
@@ -31,6 +34,7 @@ extension Context {
             time zones: \(table.timeZoneCount)
             countries: \(table.countryCount)
             admin-1 regions: \(table.admin1Count)
+            country names: \((0..<table.countryCount).filter { table.countryName($0) != nil }.count)
             tz rules: \(table.rules == nil ? "none" : "\(grouped(table.timeZoneRules.count)) bytes")
             bytes: \(grouped(table.byteCount))
 
@@ -51,7 +55,12 @@ extension Context {
                 rules = try TimeZoneRulesBuilder(zoneinfo: tzdata).build(zones: zones)
                 source += ", tz rules"
             }
-            let builder = BoundaryTableBuilder(source: source, date: date, timeZoneRules: rules)
+            var builder = BoundaryTableBuilder(source: source, date: date, timeZoneRules: rules)
+            if let path = options.countryNames {
+                builder.countryNames = try BoundaryTableBuilder.countryNames(countryInfo: path)
+                source += ", country names"
+                builder.source = source
+            }
             let table = try builder.build(
                 timeZones: timeZones,
                 countries: try GeoJSONReader.read(path: options.directory + "/" + names.countries),

@@ -130,6 +130,18 @@ public final class BoundaryTable: Sendable {
     public func countryCode(_ index: Int) -> String {
         view.string(at: view.featureField(view.timeZoneCount + index, 0)) ?? ""
     }
+    /// The name of country `index` (`boundaries import --country-names`); `nil` when the table
+    /// has none.
+    package func countryName(_ index: Int) -> String? {
+        countryNameUTF8(index).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ``countryName(_:)`` as UTF-8 borrowed from the table.
+    package func countryNameUTF8(_ index: Int) -> UnsafeRawBufferPointer? {
+        guard index >= 0, index < view.countryCount else { return nil }
+        return view.utf8(at: view.featureField(view.timeZoneCount + index, 1)).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The country and admin-1 code of admin-1 region `index`.
     public func admin1(_ index: Int) -> BoundaryHit.Admin1 {
         let feature = view.timeZoneCount + view.countryCount + index

@@ -16,6 +16,8 @@ package struct BoundaryTableBuilder {
     package var date: String
     /// The time-zone rules, stored as an opaque blob (may be empty).
     package var timeZoneRules: [UInt8]
+    /// Each country's name by its code, stored with the country (none when missing).
+    package var countryNames: [String: String] = [:]
 
     /// A builder that stamps its tables with `source` and `date` and stores `timeZoneRules` with them.
     package init(source: String, date: String, timeZoneRules: [UInt8] = []) {
@@ -71,7 +73,8 @@ package struct BoundaryTableBuilder {
                 ))
         }
         for feature in countries {
-            records.append((try pool.add(try required(feature, "countryCode", names.1)), 0, Self.twiceArea(feature)))
+            let code = try required(feature, "countryCode", names.1)
+            records.append((try pool.add(code), try pool.add(countryNames[code]), Self.twiceArea(feature)))
         }
         for feature in admin1 {
             records.append(
@@ -178,6 +181,19 @@ package struct BoundaryTableBuilder {
         out.put(timeZoneRules, at: layout.timeZoneRules)
         out.sealChecksum(header: BoundaryTableLayout.headerSize)
         return out.bytes
+    }
+
+    /// The country names of GeoNames' `countryInfo.txt` at `path`, by ISO code.
+    package static func countryNames(countryInfo path: String) throws(BoundaryError) -> [String: String] {
+        let bytes: [UInt8]
+        do {
+            bytes = try readWholeFile(path)
+        } catch {
+            throw .cannotRead(path: path, reason: "\(error)")
+        }
+        let names = GeoNamesImport.countryNames(bytes)
+        guard !names.isEmpty else { throw .cannotRead(path: path, reason: "no country in it") }
+        return names
     }
 
     /// Writes a built table to `path` (through a temporary file renamed into place).

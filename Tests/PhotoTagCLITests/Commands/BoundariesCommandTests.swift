@@ -1,4 +1,5 @@
 import Foundation
+import ReverseGeocoding
 import TestSupport
 import Testing
 
@@ -39,6 +40,33 @@ import Testing
                 """)
     }
 
+    /// Issue 27, §4: `--country-names` stores each country's name from GeoNames' countryInfo.txt
+    /// (comment lines, then ISO code in column 1 and name in column 5), for countries without a
+    /// place; without it the table has none. A file without a country is an error.
+    @Test func countryNamesAreStoredFromCountryInfo() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Self.writeLayers(to: directory)
+        let info = directory + "/countryInfo.txt"
+        try "#ISO\tISO3\tISO-Numeric\tfips\tCountry\n# a comment\nAA\tAAA\t999\tAA\tAland of Tests\tCapital\n"
+            .write(toFile: info, atomically: true, encoding: .utf8)
+        for (names, expected) in [(true, "Aland of Tests" as String?), (false, nil)] {
+            let output = directory + "/t.table"
+            let arguments =
+                ["boundaries", "import", "--from", directory, "--output", output]
+                + (names ? ["--country-names", info] : [])
+            let result = GeocodeInputTests.run(arguments)
+            #expect(result.status == 0, "\(result.errors)")
+            let table = try BoundaryTable(contentsOf: output)
+            #expect(table.countryName(0) == expected)
+            #expect(table.source.hasSuffix(", country names") == names)
+        }
+        try "# nothing\n".write(toFile: info, atomically: true, encoding: .utf8)
+        let empty = GeocodeInputTests.run(
+            ["boundaries", "import", "--from", directory, "--output", directory + "/u.table", "--country-names", info])
+        #expect(empty.status == 2 && empty.errors.contains("no country in it"), "\(empty.errors)")
+    }
+
     @Test func aBadFileIsNamedWithItsLine() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -59,8 +87,9 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output.hasPrefix(
-                "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules\ndate: 2026-12-02\n"))
-        #expect(result.output.contains("admin-1 regions: 3797\n"))
+                "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules, country names\n"
+                    + "date: 2026-12-02\n"))
+        #expect(result.output.contains("admin-1 regions: 3797\ncountry names: 250\n"))
         #expect(run("boundaries").status == 64)
     }
 }
