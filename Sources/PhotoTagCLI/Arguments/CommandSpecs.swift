@@ -269,7 +269,8 @@ enum Commands {
 
             \(geocodeMapNote)
 
-            Exit status: 0 every coordinate has a place, 1 some has none within the filters,
+            Exit status: 0 every coordinate has a place (or, in a country without any, such as
+            Antarctica, its country), 1 some has none within the filters,
             2 some line was not a coordinate, there were none, or the output could not be
             written, 64 usage error, 130 or 143 stopped by SIGINT or SIGTERM (what was read is
             written whole and the output closed; a second signal ends at once).

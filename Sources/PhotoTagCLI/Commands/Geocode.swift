@@ -346,7 +346,7 @@ struct GeocodeRun {
                     place.nearest == nil, !formatter.nearby
                 {
                     let location = geocoder.locate(coordinate, filter: place.filter)
-                    if location.nearest == nil { result.placeless = true }
+                    if place.unplaced(location) { result.placeless = true }
                     CoordinateRecord.writeCSV(
                         coordinate: coordinate, location: location, line: line.number, input: input,
                         guardFormulas: formatter.guardFormulas, to: result.bytes)
@@ -359,7 +359,7 @@ struct GeocodeRun {
                     if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
                         // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
                         let location = geocoder.locate(coordinate, filter: place.filter)
-                        if location.nearest == nil { result.placeless = true }
+                        if place.unplaced(location) { result.placeless = true }
                         CoordinateRecord.writeCompact(
                             coordinate: coordinate, location: location, line: line.number, input: input,
                             fragments: fragments, to: &json)
@@ -367,7 +367,7 @@ struct GeocodeRun {
                         var record = CoordinateRecord(line: line.number, input: input)
                         record.coordinate = coordinate
                         record.place = place.lookUp(coordinate, in: geocoder)
-                        if !record.place.found, !place.skip { result.placeless = true }
+                        if !place.skip, record.place.location.map(place.unplaced) ?? true { result.placeless = true }
                         record.write(to: &json, nearby: formatter.nearby)
                     }
                     result.bytes.append(0x0A)
@@ -379,7 +379,7 @@ struct GeocodeRun {
                 case .success(let coordinate):
                     record.coordinate = coordinate
                     record.place = place.lookUp(coordinate, in: geocoder)
-                    if !record.place.found, !place.skip { result.placeless = true }
+                    if !place.skip, record.place.location.map(place.unplaced) ?? true { result.placeless = true }
                 case .failure(let problem):
                     record.error = problem.description
                     result.rejections.append((line.number, problem.description))

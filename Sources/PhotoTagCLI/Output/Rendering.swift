@@ -187,8 +187,7 @@ struct RecordFormatter: Sendable {
                 } else if place.skip {
                     rest = style.paint(shown, "32")
                 } else {
-                    rest = style.paint(padded(shown, 23), "32") + "  " + style.paint(noPlaceText, "2")
-                    if let region = photo.place.answer.flatMap(regionLabel) { rest += ", " + escapingControls(region) }
+                    rest = style.paint(padded(shown, 23), "32") + "  " + unplacedText(photo.place.answer)
                 }
             case .noGPS:
                 rest = style.paint("no GPS", "2")
@@ -213,12 +212,24 @@ struct RecordFormatter: Sendable {
                 if let label = point.place.answer.flatMap(placeLabel) {
                     line += "  " + escapingControls(label)
                 } else {
-                    line += "  " + style.paint(noPlaceText, "2")
-                    if let region = point.place.answer.flatMap(regionLabel) { line += ", " + escapingControls(region) }
+                    line += "  " + unplacedText(point.place.answer)
                 }
             }
             return Rendered(bytes: Array(line.utf8), more: nearbyLines(point.place))
         }
+    }
+
+    /// What text says of a point no place is named for: without a filter, its country by name
+    /// and code (`Antarctica, AQ`: a country without any place); else `no place` (or `no place
+    /// within 1 km` under `--max-distance 1`), then the region and country that contain it.
+    private func unplacedText(_ answer: PlaceAnswer?) -> String {
+        if place.filter == .none, let answer, let country = answer.country, !country.isEmpty {
+            let parts = [answer.admin1, country, answer.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+            return escapingControls(parts.joined(separator: ", "))
+        }
+        var text = style.paint(noPlaceText, "2")
+        if let region = answer.flatMap(regionLabel) { text += ", " + escapingControls(region) }
+        return text
     }
 
     /// What text says when no place passes the filters: `no place`, or `no place within 1 km`

@@ -14,7 +14,8 @@ import Synchronization
 /// - **The named place** is the nearest place *inside that country* (ties: larger population,
 ///   then smaller geonameid), looked for within ``countrySearchLimitKm``; a country without any
 ///   place that near (Antarctica, Bouvet Island) gives no named place, never one from another
-///   country. Its `admin2` is used only when its admin-1 code is the containing region's.
+///   country. Its `admin2` is used only when its admin-1 code is the containing region's. The
+///   country's name comes from its places, else from the boundary table (Antarctica has none).
 /// - **At sea** (no country polygon contains the point): the country and region are `nil`, the
 ///   nearest place is named with its distance, the time zone is the (nautical) zone that contains
 ///   the point, ``PlaceAnswer/atSea`` is set and ``PlaceAnswer/basis`` is ``PlaceAnswer/Basis/nearest``.
@@ -91,7 +92,8 @@ public final class PlaceLocator: Sendable {
         }
         location.nearest = nearest
         location.city = city
-        location.country = nearest?.view.country ?? countryName(code)
+        location.country =
+            nearest?.view.country ?? countryName(code) ?? boundaries.countryNameUTF8(Int(found.countryIndex))
         if found.admin1Index >= 0 {
             // Compared as bytes (String equality where either is not ASCII, as before).
             let admin1 = boundaries.admin1UTF8(Int(found.admin1Index))

@@ -10,4 +10,12 @@ extension PlaceOptions {
         }
         return result
     }
+
+    /// Whether a point's answer leaves it unplaced, for geocode's exit status: no place passes
+    /// a filter (`--max-distance`, `--min-population`), or, without one, the point has neither
+    /// a place nor a country (a point in a country without places, such as Antarctica, is
+    /// answered by the country).
+    func unplaced(_ location: UnsafeLocation) -> Bool {
+        location.nearest == nil && (filter != .none || location.country == nil)
+    }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import ReverseGeocoding
+import TestSupport
+import Testing
+
+@testable import PhotoTagCLI
+
+/// Issue 27: the answers a person who lives there signs off, each through `phototag geocode` as a
+/// user runs it (the issue's table; each row joins when its rule lands).
+@Suite struct LocalAnswerTests {
+    /// The text line after the coordinates.
+    static func answer(_ point: String, _ options: [String] = []) -> (status: Int32, text: String) {
+        let run = GeocodeInputTests.run(["geocode"] + options, input: point + "\n")
+        let line = run.output.split(separator: "\n").first.map(String.init) ?? ""
+        return (run.status, String(line.dropFirst(25)))
+    }
+
+    /// The regions the admin-1 rebuild of 2026-12-02 corrected.
+    @Test(arguments: [
+        ("50.8503,4.3517", "Brussels, Région de Bruxelles-Capitale, BE — 0.2 km E"),
+        ("52.2420,-3.3786", "Llandrindod Wells, Wales, GB — 0.0 km"),
+        ("-4.0435,39.6682", "Mombasa, Mombasa, KE — 1.3 km N"),
+    ])
+    func theRegionALocalNames(_ point: String, _ expected: String) {
+        let (status, text) = Self.answer(point)
+        #expect(status == 0)
+        #expect(text == expected)
+    }
+
+    /// §4: a country without any place (Antarctica) is named, in every format, and is not a
+    /// failure; a filter that leaves no place still is.
+    @Test func aCountryWithoutPlacesIsNamedAndIsNotAFailure() throws {
+        let (status, text) = Self.answer("-77.85,166.67")
+        #expect(status == 0)
+        #expect(text == "Antarctica, AQ")
+        let json = GeocodeInputTests.run(["geocode", "--format", "ndjson"], input: "-77.85,166.67\n")
+        #expect(json.status == 0)
+        let record = try #require(try GeocodeInputTests.records(json).first)
+        let place = try #require(record["place"] as? [String: Any])
+        #expect(place["country"] as? String == "Antarctica" && place["countryCode"] as? String == "AQ")
+        #expect(place["name"] is NSNull)
+        let csv = GeocodeInputTests.run(["geocode", "--format", "csv"], input: "-77.85,166.67\n")
+        #expect(csv.status == 0 && csv.output.contains(",AQ,Antarctica,Antarctica/McMurdo,"))
+        let filtered = Self.answer("-77.85,166.67", ["--max-distance", "5"])
+        #expect(filtered.status == 1)
+        #expect(filtered.text == "no place within 5 km, AQ")
+    }
+
+    /// Every country of the boundary table has its name, whether or not it has places.
+    @Test func everyCountryOfTheBoundaryTableHasAName() {
+        let table = BoundaryTable.bundled
+        let unnamed = (0..<table.countryCount).filter { table.countryName($0) == nil }.map(table.countryCode)
+        #expect(unnamed == [])
+    }
+}
