@@ -69,17 +69,70 @@ import Testing
     }
 
     @Test func aCitySectionIsNeverChosen() throws {
-        // A PPLX section of ten million people at the point, and a village 3 km away.
+        // A PPLX section of ten thousand people at the point, and a town 3 km away.
         let geocoder = try Self.geocoder([
-            Self.place(1, "Section", 10, 10, population: 10_000_000, featureCode: "PPLX"),
-            Self.place(2, "Village", 10.027, 10, population: 600),
+            Self.place(1, "Section", 10, 10, population: 10_000, featureCode: "PPLX"),
+            Self.place(2, "Town", 10.027, 10, population: 60_000),
         ])
         let city = try #require(geocoder.city(near: Coordinate(latitude: 10, longitude: 10)!, countryCode: "AA"))
-        #expect(city.place.name == "Village")
+        #expect(city.place.name == "Town")
         #expect(abs(city.distanceKm - 3.0) < 0.01)
+        // A village smaller than the section is not its city either (see
+        // theCityIsNeverSmallerThanTheNamedPlace).
+        let village = try Self.geocoder([
+            Self.place(1, "Section", 10, 10, population: 10_000, featureCode: "PPLX"),
+            Self.place(2, "Village", 10.027, 10, population: 600),
+        ])
+        #expect(village.city(near: Coordinate(latitude: 10, longitude: 10)!, countryCode: "AA") == nil)
         // With only the section, there is no city at all.
         let alone = try Self.geocoder([Self.place(1, "Section", 10, 10, population: 10_000_000, featureCode: "PPLX")])
         #expect(alone.city(near: Coordinate(latitude: 10, longitude: 10)!, countryCode: "AA") == nil)
+    }
+
+    /// Issue 27, §2: a point in Dahlem (a section of Berlin) was "Teltow", a town of Brandenburg
+    /// 1.5 km away. The city is in the named place's admin-1 region (by GeoNames' codes, without
+    /// boundaries); a place without a code is not ruled out.
+    @Test func theCityIsInTheNamedPlacesRegion() throws {
+        func place(
+            _ id: Int, _ name: String, _ longitude: Double, _ population: Int, _ code: String?, _ feature: String
+        )
+            -> Place
+        {
+            Place(
+                geonameId: id, name: name, asciiName: name, admin1Code: code, countryCode: "DE",
+                population: population, featureCode: feature, latitude: 52.45, longitude: longitude)
+        }
+        let dahlem = place(1, "Dahlem", 13.30, 16_000, "16", "PPLX")
+        let teltow = place(2, "Teltow", 13.322, 26_000, "11", "PPL")  // 1.5 km east
+        let lichterfelde = place(3, "Lichterfelde", 13.256, 80_000, "16", "PPL")  // 3 km west
+        let point = Coordinate(latitude: 52.45, longitude: 13.30)!
+        let geocoder = try Self.geocoder([dahlem, teltow, lichterfelde])
+        #expect(geocoder.city(near: point, countryCode: "DE")?.place.name == "Lichterfelde")
+        // Without codes, the nearest place that may be named, as before.
+        var uncoded = teltow
+        uncoded.admin1Code = nil
+        #expect(
+            try Self.geocoder([dahlem, uncoded, lichterfelde]).city(near: point, countryCode: "DE")?.place.name
+                == "Teltow")
+    }
+
+    /// Issue 27, §2: "Nagykovácsi, Remeteszőlős": the city was a hamlet of 612 people beside the
+    /// named place of 8,757 (a `PPLX` in GeoNames). The city is never smaller than the named
+    /// place: a smaller one gives way to the named place, or to no city when that is a section.
+    @Test func theCityIsNeverSmallerThanTheNamedPlace() throws {
+        let point = Coordinate(latitude: 47.5, longitude: 18.9)!
+        let hamlet = Self.place(2, "Hamlet", 47.5, 18.9 + 0.047, population: 612)  // 3.5 km east
+        for (code, expected) in [("PPLX", nil as String?), ("PPL", "Village")] {
+            let village = Self.place(1, "Village", 47.5, 18.9 + 0.008, population: 8757, featureCode: code)
+            let geocoder = try Self.geocoder([village, hamlet])
+            #expect(geocoder.city(near: point, countryCode: "AA")?.place.name == expected, "\(code)")
+        }
+        // A bigger city is still named beside a smaller named place.
+        let town = Self.place(3, "Town", 47.5, 18.9 + 0.02, population: 60_000)
+        let geocoder = try Self.geocoder([
+            Self.place(1, "Village", 47.5, 18.9 + 0.008, population: 8757, featureCode: "PPLX"), town,
+        ])
+        #expect(geocoder.city(near: point, countryCode: "AA")?.place.name == "Town")
     }
 
     @Test func onlyPlacesInTheGivenCountryAreChosen() throws {

@@ -13,6 +13,16 @@ import PhotoTagSupport
 /// place, then the larger population, then the smaller geonameid, so the answer never depends on
 /// the table's order.
 ///
+/// Two limits keep the answer one a resident signs off, both against the *named place* (the
+/// nearest place of the country, city sections included). The city is in the named place's
+/// admin-1 region: a place is ruled out when GeoNames gives it another admin-1 code than the
+/// named place's and, with boundaries, the two places also lie in different admin-1 polygons
+/// (Dahlem, in Berlin, is not Teltow, in Brandenburg; two places GeoNames codes apart inside one
+/// polygon stay together; a place without a code is never ruled out; the point's own polygon is
+/// not used, as generalized borders run a kilometre or two off).
+/// And the city is never smaller than the named place: a smaller one gives way to the named
+/// place, or to no city when that is a section (`PPLX`).
+///
 /// So a point in Passy, 5.4 km from the centre of Paris, is Paris; Versailles, 17 km out, stays
 /// Versailles; a suburb 12 km or more from a big city is beyond every radius and stays itself;
 /// and a small town is named by its own small radius or as the nearest place, never by a bigger
@@ -107,9 +117,12 @@ extension ReverseGeocoder {
     /// the nearest place of the country may be (most points on land are farther than the radius
     /// from any place, and a search of the radius alone, then one for the nearest, read the tree
     /// twice).
+    ///
+    /// `boundaries`, when given, decide with the GeoNames codes whether two places are in one
+    /// admin-1 region (see ``CityRule``).
     package func cityAndNearestView(
         near coordinate: Coordinate, countryCode: UnsafeRawBufferPointer, filter: PlaceFilter = .none,
-        rule: CityRule = .standard, limitKm: Double
+        rule: CityRule = .standard, limitKm: Double, boundaries: BoundaryTable? = nil
     ) -> (city: PlaceView.Match?, nearest: PlaceView.Match?) {
         let query = coordinate.unitVector
         var limited = filter
@@ -120,13 +133,12 @@ extension ReverseGeocoder {
                 maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity, limitKm)),
             nearest: BestInCountry(country: countryCode, worst: squaredChordBound(limited)))
         table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &both)
-        let chooser = both.chooser
+        var chooser = both.chooser
         var city: PlaceView.Match? = nil
-        let citySlot =
-            chooser.covering >= 0
-            ? (chooser.covering, chooser.coveringDistance)
-            : chooser.nearest >= 0 ? (chooser.nearest, chooser.nearestDistance) : nil
-        if let (slot, _) = citySlot, let (distance, bearing) = measure(slot, query, filter) {
+        if let (slot, _) = cityInRegion(
+            &chooser, query, minimumPopulation: filter.minimumPopulation, boundaries: boundaries),
+            let (distance, bearing) = measure(slot, query, filter)
+        {
             city = PlaceView.Match(view: PlaceView(geocoder: self, slot: slot), distanceKm: distance, bearing: bearing)
         }
         // The nearest place of the country within the radius, else beyond it (what a search of
@@ -157,9 +169,34 @@ extension ReverseGeocoder {
             rule: rule, countryCode: countryCode,
             maximumDistanceKm: min(rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity))
         table.search(query, minimumPopulation: UInt64(max(0, filter.minimumPopulation)), into: &chooser)
-        if chooser.covering >= 0 { return (chooser.covering, chooser.coveringDistance) }
-        if chooser.nearest >= 0 { return (chooser.nearest, chooser.nearestDistance) }
-        return nil
+        return cityInRegion(&chooser, query, minimumPopulation: filter.minimumPopulation, boundaries: nil)
+    }
+
+    /// The city of a finished search (``CityChooser/city(in:)``), in the named place's admin-1
+    /// region (see ``CityRule``): when the search's pick is in another region, the search is run
+    /// again with the named place's code required (rare: a point near a border between regions).
+    private func cityInRegion(
+        _ chooser: inout CityChooser, _ query: SIMD3<Double>, minimumPopulation: Int, boundaries: BoundaryTable?
+    ) -> (slot: Int, distanceKm: Double)? {
+        let pick = chooser.city(in: table)
+        guard let (slot, _) = pick, chooser.closest >= 0, slot != chooser.closest,
+            let named = table.regionIndex(at: chooser.closest), let theirs = table.regionIndex(at: slot),
+            named != theirs,
+            let code = table.utf8(at: table.regionString(named, field: 2)), !code.isEmpty,
+            let other = table.utf8(at: table.regionString(theirs, field: 2)), !other.isEmpty,
+            !code.elementsEqual(other)
+        else { return pick }
+        if let boundaries {
+            let a = table.coordinate(at: chooser.closest), b = table.coordinate(at: slot)
+            let first = boundaries.features(latitude: a.latitude, longitude: a.longitude).admin1Index
+            let second = boundaries.features(latitude: b.latitude, longitude: b.longitude).admin1Index
+            if first >= 0, first == second { return pick }
+        }
+        var again = CityChooser(
+            rule: chooser.rule, countryCode: chooser.countryCode, admin1Code: code,
+            maximumDistanceKm: chooser.maximumDistanceKm)
+        table.search(query, minimumPopulation: UInt64(max(0, minimumPopulation)), into: &again)
+        return again.city(in: table)
     }
 }
 
@@ -188,6 +225,8 @@ struct CityChooser: UnsafePlaceTable.Collector {
     let countryCode: UnsafeRawBufferPointer?
     /// The test of `countryCode`, when there is one.
     private var country: CountryTest?
+    /// The test of the point's admin-1 code, when it is known.
+    private var admin1: Admin1Test?
     /// The rule's maximum radius, or the caller's filter's when smaller.
     let maximumDistanceKm: Double
     let worst: Double
@@ -203,9 +242,13 @@ struct CityChooser: UnsafePlaceTable.Collector {
     var closest = -1
     var closestSquaredChord = Double.infinity
 
-    init(rule: CityRule, countryCode: UnsafeRawBufferPointer?, maximumDistanceKm: Double) {
+    init(
+        rule: CityRule, countryCode: UnsafeRawBufferPointer?, admin1Code: UnsafeRawBufferPointer? = nil,
+        maximumDistanceKm: Double
+    ) {
         self.rule = rule
         self.countryCode = countryCode
+        admin1 = admin1Code.flatMap { $0.isEmpty ? nil : Admin1Test($0) }
         // A place whose region or code cannot be read is in the empty country.
         country = countryCode.map { CountryTest($0, unreadable: $0.isEmpty) }
         self.maximumDistanceKm = maximumDistanceKm
@@ -276,13 +319,48 @@ struct CityChooser: UnsafePlaceTable.Collector {
         country?.contains(slot, in: table) ?? true
     }
 
-    /// Whether the place may be named: in the country and not a section of a city (`PPLX`).
+    /// Whether the place may be named: in the country, in the point's region when that is known,
+    /// and not a section of a city (`PPLX`).
     private mutating func eligible(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
         if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
             code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
         {
             return false
         }
-        return inCountry(slot, in: table)
+        return inCountry(slot, in: table) && (admin1?.admits(slot, in: table) ?? true)
+    }
+
+    /// The city: the most populous covering place, else the nearest one that may be named; but
+    /// never a place smaller than the nearest place of the country (the named place, ``closest``):
+    /// then that place when it may be named, else none.
+    mutating func city(in table: UnsafePlaceTable) -> (slot: Int, distanceKm: Double)? {
+        let pick = covering >= 0 ? (covering, coveringDistance) : nearest >= 0 ? (nearest, nearestDistance) : nil
+        guard let (slot, _) = pick, closest >= 0, closest != slot,
+            table.population(at: slot) < table.population(at: closest)
+        else { return pick }
+        guard eligible(closest, in: table) else { return nil }
+        let chord = closestSquaredChord.squareRoot()
+        return (closest, 2 * asin(min(1, chord / 2)) * Coordinate.earthRadiusKm)
+    }
+}
+
+/// Whether a place is in the point's admin-1 region: its GeoNames admin-1 code is the point's, or
+/// it has none (a place without a code is not known to be elsewhere). Cached by region, as
+/// places in a row mostly share one.
+struct Admin1Test {
+    let code: UnsafeRawBufferPointer
+    private var lastRegion = -1
+    private var lastAnswer = true
+
+    init(_ code: UnsafeRawBufferPointer) { self.code = code }
+
+    @inline(__always)
+    mutating func admits(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
+        guard let region = table.regionIndex(at: slot) else { return true }
+        if region == lastRegion { return lastAnswer }
+        lastRegion = region
+        let theirs = table.utf8(at: table.regionString(region, field: 2))
+        lastAnswer = theirs.map { $0.isEmpty || $0.elementsEqual(code) } ?? true
+        return lastAnswer
     }
 }

@@ -88,7 +88,7 @@ public final class PlaceLocator: Sendable {
         let (city, nearest) = countryBytes.withUTF8 { bytes in
             geocoder.cityAndNearestView(
                 near: coordinate, countryCode: UnsafeRawBufferPointer(bytes), filter: filter, rule: rule,
-                limitKm: Self.countrySearchLimitKm)
+                limitKm: Self.countrySearchLimitKm, boundaries: boundaries)
         }
         location.nearest = nearest
         location.city = city

@@ -27,6 +27,22 @@ import Testing
         #expect(text == expected)
     }
 
+    /// §2, the two limits of the city rule: never a city in another admin-1 region than the
+    /// named place, never one smaller than it. (The municipality rule that names Berlin, Kiel
+    /// and Nijmegen for their sections is still to come.)
+    @Test(arguments: [
+        ("47.57673,18.8796", "Nagykovácsi, Pest, HU — 0.7 km SW", "Remeteszőlős"),
+        ("52.454615,13.304060", "Dahlem, Berlin, DE — 1.2 km E", "Teltow"),
+        ("47.4195,8.5223", "Zürich (Kreis 11), Zürich, CH — 0.4 km S", "Rümlang"),
+        ("51.81126,5.79792", "Hatert, Gelderland, NL — 2.3 km W", "Alverna"),
+    ])
+    func theCityIsNeverANeighbourAcrossABorderOrSmaller(_ point: String, _ expected: String, _ wrong: String) {
+        let (status, text) = Self.answer(point)
+        #expect(status == 0)
+        #expect(text == expected)
+        #expect(!text.contains(wrong))
+    }
+
     /// §4: a country without any place (Antarctica) is named, in every format, and is not a
     /// failure; a filter that leaves no place still is.
     @Test func aCountryWithoutPlacesIsNamedAndIsNotAFailure() throws {
