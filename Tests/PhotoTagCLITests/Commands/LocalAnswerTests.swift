@@ -15,6 +15,15 @@ import Testing
         return (run.status, String(line.dropFirst(25)))
     }
 
+    /// Expects `geocode POINT` to succeed with the text `expected` after the coordinates.
+    static func expectAnswer(
+        _ point: String, _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let (status, text) = answer(point)
+        #expect(status == 0, sourceLocation: sourceLocation)
+        #expect(text == expected, sourceLocation: sourceLocation)
+    }
+
     /// The regions the admin-1 rebuild of 2026-12-02 corrected.
     @Test(arguments: [
         ("50.8503,4.3517", "Brussels, Région de Bruxelles-Capitale, BE — 0.2 km E"),
@@ -22,9 +31,7 @@ import Testing
         ("-4.0435,39.6682", "Mombasa, Mombasa, KE — 1.3 km N"),
     ])
     func theRegionALocalNames(_ point: String, _ expected: String) {
-        let (status, text) = Self.answer(point)
-        #expect(status == 0)
-        #expect(text == expected)
+        Self.expectAnswer(point, expected)
     }
 
     /// §2, the two limits of the city rule: never a city in another admin-1 region than the
@@ -34,13 +41,26 @@ import Testing
         ("47.57673,18.8796", "Nagykovácsi, Pest, HU — 0.7 km SW", "Remeteszőlős"),
         ("52.454615,13.304060", "Dahlem, Berlin, DE — 1.2 km E", "Teltow"),
         ("47.4195,8.5223", "Zürich (Kreis 11), Zürich, CH — 0.4 km S", "Rümlang"),
-        ("51.81126,5.79792", "Hatert, Gelderland, NL — 2.3 km W", "Alverna"),
+        ("51.81126,5.79792", "Hatert, Nijmegen, Gelderland, NL — 2.3 km W", "Alverna"),
     ])
     func theCityIsNeverANeighbourAcrossABorderOrSmaller(_ point: String, _ expected: String, _ wrong: String) {
-        let (status, text) = Self.answer(point)
-        #expect(status == 0)
-        #expect(text == expected)
-        #expect(!text.contains(wrong))
+        Self.expectAnswer(point, expected)
+        #expect(!expected.contains(wrong))
+    }
+
+    /// §2, the municipality rule where GeoNames has municipality codes (admin-2 in NL, SE, NO,
+    /// DK, HR and PT): a section (`PPLX`, or a place without a feature code) is named with its
+    /// municipality's main place; a village keeps its own name, and a city the distance rule
+    /// already names stays.
+    @Test(arguments: [
+        ("51.81126,5.79792", "Hatert, Nijmegen, Gelderland, NL — 2.3 km W"),
+        ("38.7045,-9.1950", "Santa Maria de Belém, Lisbon, Lisboa, PT — 0.7 km NE"),
+        ("55.5700,12.6170", "Søvang, Dragør, Hovedstaden, DK — 0.1 km NE"),
+        ("55.68,12.57", "Indre By, Copenhagen, Hovedstaden, DK — 0.3 km NW"),
+        ("55.6230,12.1400", "Vindinge, Sjælland, DK — 0.1 km E"),
+    ])
+    func aSectionIsNamedByItsMunicipalitysMainPlace(_ point: String, _ expected: String) {
+        Self.expectAnswer(point, expected)
     }
 
     /// §4: a country without any place (Antarctica) is named, in every format, and is not a
