@@ -322,11 +322,7 @@ struct CityChooser: UnsafePlaceTable.Collector {
     /// Whether the place may be named: in the country, in the point's region when that is known,
     /// and not a section of a city (`PPLX`).
     private mutating func eligible(_ slot: Int, in table: UnsafePlaceTable) -> Bool {
-        if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode), code.count == 4,
-            code[0] == 0x50, code[1] == 0x50, code[2] == 0x4C, code[3] == 0x58
-        {
-            return false
-        }
+        if table.isSection(at: slot) == true { return false }
         return inCountry(slot, in: table) && (admin1?.admits(slot, in: table) ?? true)
     }
 

@@ -180,11 +180,7 @@ public final class PlaceLocator: Sendable {
         // Only a section: a city section (`PPLX`) or a place GeoNames gives no feature code
         // (its neighbourhoods and parishes, such as Santa Maria de Belém); a village keeps the
         // distance rule, as people name their village, not its municipality's main town.
-        if let code = table.utf8(at: table.sharedStringOffsets(at: named.view.slot).featureCode), !code.isEmpty,
-            !code.elementsEqual("PPLX".utf8)
-        {
-            return nil
-        }
+        if table.isSection(at: named.view.slot) == false { return nil }
         guard let region = table.regionIndex(at: named.view.slot) else { return nil }
         let main = regions.lookUp(table).municipalMain(region)
         guard main >= 0, main != city?.view.slot, main != named.view.slot else { return nil }
@@ -387,11 +383,7 @@ private final class RegionIndex: Sendable {
             var mains = [Int32](repeating: -1, count: table.regionCount)
             for slot in 0..<table.count {
                 guard let region = table.regionIndex(at: slot), municipal[region] else { continue }
-                if let code = table.utf8(at: table.sharedStringOffsets(at: slot).featureCode),
-                    code.elementsEqual("PPLX".utf8)
-                {
-                    continue
-                }
+                if table.isSection(at: slot) == true { continue }
                 let best = Int(mains[region])
                 if best < 0 || table.ranksBefore(slot, best) { mains[region] = Int32(slot) }
             }

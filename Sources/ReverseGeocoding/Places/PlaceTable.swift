@@ -179,6 +179,14 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
         )
     }
 
+    /// Whether the place at `slot` is a city section (feature code `PPLX`); `nil` when it has no
+    /// feature code.
+    @inline(__always)
+    func isSection(at slot: Int) -> Bool? {
+        guard let code = utf8(at: sharedStringOffsets(at: slot).featureCode), !code.isEmpty else { return nil }
+        return code.count == 4 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C && code[3] == 0x58
+    }
+
     /// The place stored at `slot`, with its shared names already decoded.
     func place(at slot: Int, region: Region, timezone: String?, featureCode: String?) -> Place {
         let strings = stringOffsets(at: slot), (latitude, longitude) = coordinate(at: slot)
