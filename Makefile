@@ -151,16 +151,20 @@ places: build ## Rebuild the bundled place table from GeoNames dumps (GEONAMES=.
 	@[ "$(PLACES_TABLE)" != Sources/CGeoNamesData/places.table ] || touch Sources/CGeoNamesData/places.c
 
 # Rebuild the bundled boundary table from the three boundary GeoJSON files in BOUNDARIES, the
-# compiled tz database in TZDATA and the country names of GEONAMES/countryInfo.txt (by default
-# CI's copies in ../shared; see CONTRIBUTING.md).
+# compiled tz database in TZDATA and the country names of GEONAMES/countryInfo.txt, and the sea
+# table from MARINE/marine.geojson (by default CI's copies in ../shared; see CONTRIBUTING.md).
 BOUNDARIES ?= ../shared/boundaries
 TZDATA ?= ../shared/tzdata/zoneinfo
+MARINE ?= ../shared/marine
 BOUNDARIES_DATE ?= 2026-12-02
 BOUNDARIES_TABLE ?= Sources/CBoundaryData/boundaries.table
+SEAS_TABLE ?= Sources/CBoundaryData/seas.table
 .PHONY: boundaries
-boundaries: build ## Rebuild the bundled boundary table (BOUNDARIES=..., TZDATA=...)
+boundaries: build ## Rebuild the bundled boundary and sea tables (BOUNDARIES=..., TZDATA=..., MARINE=...)
 	.build/release/phototag boundaries import --from $(BOUNDARIES) --tzdata $(TZDATA) \
 		--country-names $(GEONAMES)/countryInfo.txt --output $(BOUNDARIES_TABLE) --date $(BOUNDARIES_DATE)
+	.build/release/phototag boundaries import --seas $(MARINE)/marine.geojson --output $(SEAS_TABLE) \
+		--date $(BOUNDARIES_DATE)
 	@[ "$(BOUNDARIES_TABLE)" != Sources/CBoundaryData/boundaries.table ] || touch Sources/CBoundaryData/boundaries.c
 
 # The README's picture of the map, docs/map-dev-corpus.png: a scan of the shared development corpus

@@ -10,6 +10,7 @@ import ReverseGeocoding
 // runs). For each, prints lookups per second of `features(latitude:longitude:)` (all three
 // layers, fallback included, no allocation) and of `lookup(latitude:longitude:)` (with the
 // strings), the first also without the fallback (containment only), and a checksum of the answers so that builds can be compared for identical results.
+// Then the smallest named sea of the uniform points at sea (the bundled sea table).
 let arguments = CommandLine.arguments
 let count = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
 var random = SplitMix64(state: arguments.count > 2 ? UInt64(arguments[2]) ?? 1 : 1)
@@ -26,6 +27,21 @@ let nearPlaces = uniform.map { point in
     return (
         min(90, max(-90, place.latitude + Double.random(in: -0.18...0.18, using: &random))),
         min(180, max(-180, place.longitude + Double.random(in: -0.18...0.18, using: &random)))
+    )
+}
+
+// The sea table, asked (as `geocode` asks it) only for the points that no country contains.
+let seas = BoundaryTable.bundledSeas
+let atSea = uniform.filter { table.features(latitude: $0.0, longitude: $0.1).countryIndex < 0 }
+do {
+    var checksum = 0
+    let begin = monotonicSeconds()
+    for (latitude, longitude) in atSea {
+        checksum &+= seas.sea(Coordinate(latitude: latitude, longitude: longitude)!) ?? -1
+    }
+    let seconds = monotonicSeconds() - begin
+    print(
+        "seas, \(atSea.count) uniform points at sea: \(Int(Double(atSea.count) / seconds)) lookups/s, checksum \(checksum)"
     )
 }
 

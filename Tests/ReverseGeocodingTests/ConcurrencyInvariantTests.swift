@@ -18,6 +18,7 @@ import Testing
     /// worked out yet.
     static let placesPath = BuiltProducts.root + "/Sources/CGeoNamesData/places.table"
     static let boundariesPath = BuiltProducts.root + "/Sources/CBoundaryData/boundaries.table"
+    static let seasPath = BuiltProducts.root + "/Sources/CBoundaryData/seas.table"
 
     /// Random points (the poles, the antimeridian and the open sea included), and points packed
     /// into a few cells, which many threads then work out at once.
@@ -131,7 +132,8 @@ import Testing
     @Test func locationsMadeOnManyThreadsReadTheSameOnAnother() throws {
         let locator = PlaceLocator(
             geocoder: try ReverseGeocoder(contentsOf: Self.placesPath),
-            boundaries: try BoundaryTable(contentsOf: Self.boundariesPath))
+            boundaries: try BoundaryTable(contentsOf: Self.boundariesPath),
+            seas: try BoundaryTable(contentsOf: Self.seasPath))
         let points = Self.points(2_000, seed: 55)
         let expected = points.map { PlaceLocator.bundled.answer($0) }
         let locations = Self.inParallel(points) { locator.locate($0) }

@@ -87,7 +87,9 @@ enum Options {
     static let geoNamesFolder = OptionSpec(
         name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)")
     static let boundaryFolder = OptionSpec(
-        name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required)")
+        name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required, or --seas)")
+    static let seasFile = OptionSpec(
+        name: "--seas", value: "<file>", help: "Build a sea table from this GeoJSON of named seas instead")
     static let countryNames = OptionSpec(
         name: "--country-names", value: "<file>",
         help: "GeoNames countryInfo.txt: the name of every country, for those without a place")
@@ -301,7 +303,7 @@ enum Commands {
         name: "boundaries import", summary: "Build a boundary table from GeoJSON polygons", arguments: "",
         maximumArguments: 0,
         options: [
-            Options.boundaryFolder, Options.tableOutput, Options.tzdata, Options.countryNames,
+            Options.boundaryFolder, Options.seasFile, Options.tableOutput, Options.tzdata, Options.countryNames,
             Options.boundariesDate, Options.help,
         ],
         epilogue: """
@@ -318,6 +320,14 @@ enum Commands {
             country is stored with its name from GeoNames' countryInfo.txt (ISO code, column 1;
             name, column 5), so that a point in a country without any place (Antarctica) is
             still answered by the country's name.
+
+            With --seas instead of --from, the table holds only seas: a FeatureCollection of
+            Polygons and MultiPolygons with the property name (Natural Earth's marine polygons,
+            which may overlap: a point is then in the smallest). Their coordinates are rounded
+            to 5 decimals; a ring that rounding leaves narrower than that is dropped. A feature
+            without a name is left out, and a name in capitals only (INDIAN OCEAN) is written
+            as the others are (Indian Ocean). The bundled sea table names the water of a point
+            that no country contains.
             """)
 
     static let boundariesInfo = CommandSpec(

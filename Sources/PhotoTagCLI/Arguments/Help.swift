@@ -20,6 +20,7 @@ enum Help {
             phototag's boundary table is a derivative database offered under the same licence (see NOTICE)
             Country and admin-1 geometry: Natural Earth (public domain); admin-1 codes: GeoNames, CC BY 4.0
             Puerto Rico's municipios: U.S. Census Bureau cartographic boundaries (public domain)
+            Seas: \(BoundaryTable.bundledSeas.seaCount) named seas and oceans, Natural Earth 1:10m marine polygons (public domain)
             Time-zone rules: IANA tz database 2026f (public domain)
             EXIF reading: libexif (https://libexif.github.io/), LGPL 2.1 or later, linked in (see NOTICE)
 

@@ -143,7 +143,8 @@ enum Manual {
             contributors, under the Open Database License 1.0
             (https://opendatacommons.org/licenses/odbl/1-0/); the boundary table is a derivative
             database offered under the same licence. Country and admin-1 geometry: Natural Earth
-            (public domain); Puerto Rico's municipios: U.S. Census Bureau (public domain).
+            (public domain); Puerto Rico's municipios: U.S. Census Bureau (public domain). Sea
+            names and areas: Natural Earth 1:10m marine polygons (public domain).
             Time-zone rules: the IANA tz database 2026f (public domain). EXIF reading: libexif,
             LGPL 2.1 or later (https://libexif.github.io/).
 

@@ -221,8 +221,12 @@ struct RecordFormatter: Sendable {
 
     /// What text says of a point no place is named for: without a filter, its country by name
     /// and code (`Antarctica, AQ`: a country without any place); else `no place` (or `no place
-    /// within 1 km` under `--max-distance 1`), then the region and country that contain it.
+    /// within 1 km` under `--max-distance 1`), then the region and country that contain it, or
+    /// after the sea at sea (`English Channel — no place within 1 km`).
     private func unplacedText(_ answer: PlaceAnswer?) -> String {
+        if let sea = answer?.sea, !sea.isEmpty {
+            return escapingControls(sea) + " — " + style.paint(noPlaceText, "2")
+        }
         if place.filter == .none, let answer, let country = answer.country, !country.isEmpty {
             let parts = [answer.admin1, country, answer.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
             return escapingControls(parts.joined(separator: ", "))

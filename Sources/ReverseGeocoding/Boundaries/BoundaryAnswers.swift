@@ -10,6 +10,9 @@ public struct BoundaryFeatures: Sendable, Equatable {
     public var country: Int? { Self.index(countryIndex) }
     /// The admin-1 region, an index into ``BoundaryTable/admin1Count``; `nil` when none.
     public var admin1: Int? { Self.index(admin1Index) }
+    /// The smallest sea that contains the point, an index into ``BoundaryTable/seaCount``; `nil`
+    /// when none (and always in a table without seas).
+    public var sea: Int? { Self.index(seaIndex) }
     /// Whether ``country`` is the nearest country rather than one that contains the point.
     public internal(set) var countryFromFallback = false
     /// Whether ``admin1`` is the nearest admin-1 region rather than one that contains the point.
@@ -20,6 +23,7 @@ public struct BoundaryFeatures: Sendable, Equatable {
     package var secondTimeZoneIndex: Int32 = -1
     package var countryIndex: Int32 = -1
     package var admin1Index: Int32 = -1
+    package var seaIndex: Int32 = -1
 
     /// No feature: every index `-1`, no fallback.
     package init() {}

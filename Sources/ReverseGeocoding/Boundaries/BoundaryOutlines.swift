@@ -33,7 +33,7 @@ extension BoundaryTable {
         let view = self.view
         let edgeSets = view.edgeSets()
         let countries = view.timeZoneCount..<view.timeZoneCount + view.countryCount
-        let regions = countries.upperBound..<view.layout.featureCount
+        let regions = countries.upperBound..<countries.upperBound + view.admin1Count
         // The countries with admin-1 regions, by the pool offset of their code (pooled once).
         var covered = Set<UInt32>()
         for feature in regions { covered.insert(view.featureField(feature, 0)) }

@@ -50,6 +50,19 @@ public final class BoundaryTable: Sendable {
         }
     }()
 
+    /// The sea table compiled into this binary: Natural Earth's named seas and oceans (see
+    /// ``seaName(_:)``), in a table of their own so that a lookup on land never reads their edges.
+    public static let bundledSeas: BoundaryTable = {
+        let bytes = UnsafeRawBufferPointer(start: CBoundaryData_seaTable(), count: CBoundaryData_seaTableSize())
+        do {
+            return try BoundaryTable(
+                view: try UnsafeBoundaryTable(bytes: bytes, name: "the bundled sea table"), owner: nil)
+        } catch {
+            // The build embeds a table that the test suite opens and checks.
+            preconditionFailure("\(error)")
+        }
+    }()
+
     /// The time-zone rules stored with the polygons (`boundaries import --tzdata`); `nil` when the
     /// table has none.
     public let rules: TimeZoneRules?
@@ -101,6 +114,8 @@ public final class BoundaryTable: Sendable {
     public var countryCount: Int { view.countryCount }
     /// How many admin-1 regions the table holds.
     public var admin1Count: Int { view.admin1Count }
+    /// How many seas the table holds.
+    public var seaCount: Int { view.seaCount }
     /// The table's size in bytes.
     public var byteCount: Int { view.bytes.count }
     /// How many distinct edges, vertices and quadtree leaves the table holds.
@@ -140,6 +155,26 @@ public final class BoundaryTable: Sendable {
     package func countryNameUTF8(_ index: Int) -> UnsafeRawBufferPointer? {
         guard index >= 0, index < view.countryCount else { return nil }
         return view.utf8(at: view.featureField(view.timeZoneCount + index, 1)).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The name of sea `index` (`English Channel`).
+    public func seaName(_ index: Int) -> String {
+        seaNameUTF8(index).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// ``seaName(_:)`` as UTF-8 borrowed from the table; `nil` for an index out of range.
+    package func seaNameUTF8(_ index: Int) -> UnsafeRawBufferPointer? { view.seaNameUTF8(index) }
+
+    /// The smallest sea that contains `coordinate` (the most specific name: a gulf rather than
+    /// its ocean), an index for ``seaName(_:)``; `nil` when none does. Natural Earth's sea
+    /// polygons are label areas that overlap the land at the coasts: ask only for a point that
+    /// no country contains.
+    public func sea(_ coordinate: Coordinate) -> Int? {
+        guard
+            let (qx, qy) = UnsafeBoundaryTable.queryPoint(
+                latitude: coordinate.latitude, longitude: coordinate.longitude)
+        else { return nil }
+        return view.containing(qx, qy).sea
     }
 
     /// The country and admin-1 code of admin-1 region `index`.

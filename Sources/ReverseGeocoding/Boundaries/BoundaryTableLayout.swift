@@ -1,7 +1,8 @@
 /// The binary boundary-table format shared by ``BoundaryTableBuilder`` (which writes it) and
 /// ``BoundaryTable`` (which reads it in place, from the binary's own data or a mapped file).
 ///
-/// It holds three layers of polygons (time zones, countries, admin-1 regions) and an index that
+/// It holds four layers of polygons (time zones, countries, admin-1 regions, seas; the bundled
+/// boundary table has the first three, the bundled sea table only seas) and an index that
 /// answers "which features contain this point" exactly, for the stored geometry, with integer
 /// arithmetic only. Opening a table is a header check; nothing is parsed or built.
 ///
@@ -36,7 +37,7 @@
 /// | bytes | content |
 /// |---|---|
 /// | 128 | header: magic `PTGBOUND`, version, byte-order mark, counts (see ``BoundaryTableHeader``), string offsets of the source and the date, offset and length of the time-zone rules; in its last 8 bytes the checksum of the whole table (see ``TableChecksum``) |
-/// | 16 f | features, time zones then countries then admin-1 regions: two string offsets (tz: tzid and `zone.tab` country; country: code and 0; admin-1: country code and admin-1 code) and twice the area in (1e-5 degree)² as `UInt64` |
+/// | 16 f | features, time zones then countries then admin-1 regions then seas: two string offsets (tz: tzid and `zone.tab` country; country: code and name; admin-1: country code and admin-1 code; sea: name and 0) and twice the area in (1e-5 degree)² as `UInt64` |
 /// | 4 c r | grid: the root node of each cell, row by row from the south-west |
 /// | 4 n | quadtree nodes: `0x8000_0000 | leaf` for a leaf, otherwise the index of the first of four children (south-west, south-east, north-west, north-east) |
 /// | 8 l | leaves: first run (`UInt32`), run count (`UInt16`), set of features containing the corner (`UInt16`) |
@@ -50,8 +51,8 @@
 /// | t | time-zone rules: an opaque blob (see ``BoundaryTable/timeZoneRules``) |
 struct BoundaryTableLayout: Equatable {
     static let magic: [UInt8] = Array("PTGBOUND".utf8)
-    /// 2: the header ends with the table's checksum.
-    static let version: UInt32 = 2
+    /// 2: the header ends with the table's checksum. 3: a fourth layer, seas.
+    static let version: UInt32 = 3
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerSize = 128
     /// Query units per stored unit (1e-5 degree).
@@ -153,6 +154,7 @@ enum BoundaryTableHeader {
     static let date = 64
     static let timeZoneRulesOffset = 68
     static let timeZoneRulesSize = 72
+    static let seaCount = 76
     /// The table's checksum (`UInt64`; see ``TableChecksum``), the header's last 8 bytes.
     static let checksum = 120
 }

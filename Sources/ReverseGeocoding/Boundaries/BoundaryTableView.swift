@@ -19,6 +19,7 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
     let timeZoneCount: Int
     let countryCount: Int
     let admin1Count: Int
+    let seaCount: Int
     let sourceOffset: UInt32
     let dateOffset: UInt32
     private let base: UnsafeRawPointer
@@ -42,9 +43,11 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
             throw fail("version \(version), expected \(BoundaryTableLayout.version)")
         }
         guard Int(bitPattern: base) % 64 == 0 else { throw fail("misaligned in memory") }
-        let counts = (u32(Header.timeZoneCount), u32(Header.countryCount), u32(Header.admin1Count))
+        let counts = (
+            u32(Header.timeZoneCount), u32(Header.countryCount), u32(Header.admin1Count), u32(Header.seaCount)
+        )
         let layout = BoundaryTableLayout(
-            featureCount: counts.0 + counts.1 + counts.2, nodeCount: u32(Header.nodeCount),
+            featureCount: counts.0 + counts.1 + counts.2 + counts.3, nodeCount: u32(Header.nodeCount),
             leafCount: u32(Header.leafCount), runCount: u32(Header.runCount), setCount: u32(Header.setCount),
             setPoolCount: u32(Header.setPoolCount), vertexCount: u32(Header.vertexCount),
             wideBlockCount: u32(Header.wideBlockCount), stringsSize: u32(Header.stringsSize),
@@ -58,7 +61,7 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
         self.bytes = bytes
         self.base = base
         self.layout = layout
-        (timeZoneCount, countryCount, admin1Count) = counts
+        (timeZoneCount, countryCount, admin1Count, seaCount) = counts
         sourceOffset = UInt32(u32(Header.source))
         dateOffset = UInt32(u32(Header.date))
         strings = UnsafeStringPool(UnsafeRawBufferPointer(start: base + layout.strings, count: layout.stringsSize))
@@ -108,6 +111,12 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
     func area(_ feature: Int) -> UInt64 {
         guard feature >= 0, feature < layout.featureCount else { return 0 }
         return ByteOrder.littleEndian.load(UInt64.self, base, at: layout.features + 16 * feature + 8)
+    }
+
+    /// The name of sea `index` as UTF-8 borrowed from the table; `nil` for an index out of range.
+    func seaNameUTF8(_ index: Int) -> UnsafeRawBufferPointer? {
+        guard index >= 0, index < seaCount else { return nil }
+        return utf8(at: featureField(timeZoneCount + countryCount + admin1Count + index, 0))
     }
 
     /// Whether time zone `index` is an ocean zone (its tzid starts with `Etc/`).
@@ -283,7 +292,8 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
     }
 
     /// Records global feature `feature` in its layer's slot (the smaller index first when two
-    /// zones overlap; a layer that should hold one feature keeps the smallest).
+    /// zones overlap; a layer that should hold one feature keeps the smallest index; of seas,
+    /// which nest, the smallest area, then the smallest index).
     @inline(__always)
     private func place(_ feature: Int, into found: inout BoundaryFeatures) {
         if feature < timeZoneCount {
@@ -301,9 +311,26 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
         } else if feature < timeZoneCount + countryCount {
             let country = Int32(feature - timeZoneCount)
             if found.countryIndex < 0 || country < found.countryIndex { found.countryIndex = country }
-        } else {
+        } else if feature < timeZoneCount + countryCount + admin1Count {
             let region = Int32(feature - timeZoneCount - countryCount)
             if found.admin1Index < 0 || region < found.admin1Index { found.admin1Index = region }
+        } else {
+            placeSea(feature, into: &found)
+        }
+    }
+
+    /// ``place(_:into:)`` of a sea: kept apart, and never inlined, so that the lookup of the
+    /// other layers stays as small as it was (inlined, it made `containing` of every point
+    /// 10% slower).
+    @inline(never)
+    private func placeSea(_ feature: Int, into found: inout BoundaryFeatures) {
+        let sea = Int32(feature - timeZoneCount - countryCount - admin1Count)
+        let first = timeZoneCount + countryCount + admin1Count
+        if found.seaIndex < 0 {
+            found.seaIndex = sea
+        } else {
+            let (area, best) = (self.area(feature), self.area(first + Int(found.seaIndex)))
+            if area < best || (area == best && sea < found.seaIndex) { found.seaIndex = sea }
         }
     }
 
@@ -314,7 +341,7 @@ struct UnsafeBoundaryTable: @unchecked Sendable {  // read-only views of immutab
     /// `sameCountryAs` when any such is in reach, else of any. `nil` when none is in reach.
     func nearest(layer: Int, _ qx: Int64, _ qy: Int64, sameCountryAs country: UInt32?) -> Int? {
         let low = layer == 1 ? timeZoneCount : timeZoneCount + countryCount
-        let high = layer == 1 ? timeZoneCount + countryCount : layout.featureCount
+        let high = layer == 1 ? timeZoneCount + countryCount : timeZoneCount + countryCount + admin1Count
         let perDegree = Double(BoundaryTableLayout.scale) * 1e5
         let latitude = Double(qy) / perDegree
         let cosine = max(cos(latitude * .pi / 180), 0.05)

@@ -1,4 +1,4 @@
-/// Compiles the boundary layers (time zones, countries, admin-1 regions) into the binary table
+/// Compiles the boundary layers (time zones, countries, admin-1 regions, seas) into the binary table
 /// that ``BoundaryTable`` reads (see `BoundaryTableLayout` (BoundaryTableLayout.swift)).
 ///
 /// The output depends only on the features (in file order), the metadata and the time-zone rules:
@@ -43,15 +43,17 @@ package struct BoundaryTableBuilder {
             ))
     }
 
-    /// Builds the table from the three layers' features.
+    /// Builds the table from the layers' features.
     ///
     /// Time zones need the properties `tzid` (and `country`, a string or null), countries
-    /// `countryCode`, admin-1 regions `countryCode` and `admin1Code`.
+    /// `countryCode`, admin-1 regions `countryCode` and `admin1Code`, seas `name`. `names` name
+    /// the files of the first three layers in messages, `seasName` the seas'.
     package func build(
         timeZones: [BoundaryFeature], countries: [BoundaryFeature], admin1: [BoundaryFeature],
-        names: (String, String, String) = ("time zones", "countries", "admin-1 regions")
+        seas: [BoundaryFeature] = [],
+        names: (String, String, String) = ("time zones", "countries", "admin-1 regions"), seasName: String = "seas"
     ) throws(BoundaryError) -> [UInt8] {
-        let featureCount = timeZones.count + countries.count + admin1.count
+        let featureCount = timeZones.count + countries.count + admin1.count + seas.count
         guard featureCount < Int(UInt16.max) else { throw .tableTooLarge("\(featureCount) features") }
         var pool = StringPool(tooLarge: BoundaryError.tableTooLarge)
         let sourceOffset = try pool.add(source)
@@ -83,7 +85,10 @@ package struct BoundaryTableBuilder {
                     try pool.add(try required(feature, "admin1Code", names.2)), Self.twiceArea(feature)
                 ))
         }
-        let all = timeZones + countries + admin1
+        for feature in seas {
+            records.append((try pool.add(try required(feature, "name", seasName)), 0, Self.unsignedTwiceArea(feature)))
+        }
+        let all = timeZones + countries + admin1 + seas
         var geometry = Self.edges(all)
         let tree = Self.index(&geometry, featureCount: featureCount)
         guard geometry.sets.count <= Int(UInt16.max) else { throw .tableTooLarge("\(geometry.sets.count) sets") }
@@ -131,6 +136,7 @@ package struct BoundaryTableBuilder {
         out.put32(UInt32(timeZones.count), at: Header.timeZoneCount)
         out.put32(UInt32(countries.count), at: Header.countryCount)
         out.put32(UInt32(admin1.count), at: Header.admin1Count)
+        out.put32(UInt32(seas.count), at: Header.seaCount)
         out.put32(UInt32(tree.nodes.count), at: Header.nodeCount)
         out.put32(UInt32(tree.leaves.count), at: Header.leafCount)
         out.put32(UInt32(tree.runs.count), at: Header.runCount)
@@ -196,6 +202,26 @@ package struct BoundaryTableBuilder {
         return names
     }
 
+    /// The seas of a marine layer as the table stores them: a feature without a name (or with an
+    /// empty one) is left out, since it cannot name a point (Natural Earth has 11, sounds and
+    /// straits it does not label); a name in capitals only, Natural Earth's label style for the
+    /// largest oceans (`INDIAN OCEAN`), is written as the others are (`Indian Ocean`).
+    package static func namedSeas(_ features: [BoundaryFeature]) -> (seas: [BoundaryFeature], unnamed: Int) {
+        var seas: [BoundaryFeature] = []
+        for var feature in features {
+            guard let name = feature.property("name"), !name.isEmpty else { continue }
+            if !name.contains(where: \.isLowercase) {
+                let words = name.split(separator: " ", omittingEmptySubsequences: false)
+                let cased = words.map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+                feature.properties = feature.properties.map {
+                    $0.key == "name" ? ("name", cased.joined(separator: " ")) : $0
+                }
+            }
+            seas.append(feature)
+        }
+        return (seas, features.count - seas.count)
+    }
+
     /// Writes a built table to `path` (through a temporary file renamed into place).
     package static func write(_ table: [UInt8], to path: String) throws(BoundaryError) {
         do {
@@ -219,6 +245,26 @@ package struct BoundaryTableBuilder {
             }
         }
         return UInt64(max(0, sum))
+    }
+
+    /// Twice the area of a feature whose rings may wind either way (Natural Earth's marine
+    /// polygons): each polygon's exterior less its holes, whatever their orientation, in
+    /// (1e-5 degree)², exact.
+    static func unsignedTwiceArea(_ feature: BoundaryFeature) -> UInt64 {
+        var total: Int64 = 0
+        for polygon in feature.polygons {
+            var sum: Int64 = 0
+            for (index, ring) in polygon.enumerated() {
+                var signed: Int64 = 0
+                for vertex in 0..<ring.count - 1 {
+                    let a = ring[vertex], b = ring[vertex + 1]
+                    signed += Int64(a.x) * Int64(b.y) - Int64(b.x) * Int64(a.y)
+                }
+                sum += index == 0 ? abs(signed) : -abs(signed)
+            }
+            total += max(0, sum)
+        }
+        return UInt64(total)
     }
 
     // MARK: edges

@@ -46,14 +46,22 @@ package struct BoundaryFeature: Sendable {
 /// themselves (see ``RingCheck``), unknown members, trailing bytes) is an error that names the
 /// file, the line and what was wrong.
 /// Coordinates become exact integers (``GridPoint``), never `Double`s.
+///
+/// **Rounding.** With `rounding`, a coordinate of more decimals is rounded to five (half away
+/// from zero, from its digits: exact), for sources published at a finer precision than the grid
+/// (Natural Earth's marine polygons, 6 decimals). A vertex that rounding makes equal to the one
+/// before it is dropped, and a ring that is left with fewer than four positions (a sliver
+/// narrower than the grid) is dropped with it; a ring that rounding makes cross itself is still
+/// an error.
 package struct GeoJSONReader {
     private let bytes: [UInt8]
     private let name: String
+    private let rounding: Bool
     private var position = 0
     private var line = 1
 
-    /// Reads and parses the file at `path`.
-    package static func read(path: String) throws(BoundaryError) -> [BoundaryFeature] {
+    /// Reads and parses the file at `path` (see the type's documentation for `rounding`).
+    package static func read(path: String, rounding: Bool = false) throws(BoundaryError) -> [BoundaryFeature] {
         let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)
@@ -61,18 +69,24 @@ package struct GeoJSONReader {
             guard case .cannotRead(_, let reason) = error else { throw .cannotRead(path: path, reason: "\(error)") }
             throw .cannotRead(path: path, reason: reason)
         }
-        return try parse(bytes, name: path)
+        return try parse(bytes, name: path, rounding: rounding)
     }
 
-    /// Parses GeoJSON text; `name` is how errors refer to it.
-    package static func parse(_ bytes: [UInt8], name: String) throws(BoundaryError) -> [BoundaryFeature] {
-        var reader = GeoJSONReader(bytes: bytes, name: name)
+    /// Parses GeoJSON text; `name` is how errors refer to it (see the type's documentation for
+    /// `rounding`).
+    package static func parse(
+        _ bytes: [UInt8], name: String, rounding: Bool = false
+    ) throws(BoundaryError)
+        -> [BoundaryFeature]
+    {
+        var reader = GeoJSONReader(bytes: bytes, name: name, rounding: rounding)
         return try reader.featureCollection()
     }
 
-    private init(bytes: [UInt8], name: String) {
+    private init(bytes: [UInt8], name: String, rounding: Bool) {
         self.bytes = bytes
         self.name = name
+        self.rounding = rounding
     }
 
     private func fail(_ what: String) -> BoundaryError { .badGeoJSON(path: name, line: line, reason: what) }
@@ -177,10 +191,10 @@ package struct GeoJSONReader {
         switch type {
         case "Polygon":
             guard let coordinates else { throw fail("a Polygon without polygon coordinates") }
-            return [coordinates]
+            return coordinates.isEmpty ? [] : [coordinates]
         case "MultiPolygon":
             guard let multi else { throw fail("a MultiPolygon without multipolygon coordinates") }
-            return multi
+            return multi.filter { !$0.isEmpty }
         case nil: throw fail("a geometry without \"type\"")
         case let other?: throw fail("geometry type \(other), expected Polygon or MultiPolygon")
         }
@@ -199,16 +213,28 @@ package struct GeoJSONReader {
 
     private mutating func polygon() throws(BoundaryError) -> [[GridPoint]] {
         var rings: [[GridPoint]] = []
+        var exteriorDropped = false, ringIndex = 0
         try array { (reader: inout GeoJSONReader) throws(BoundaryError) in
+            defer { ringIndex += 1 }
             var ring: [GridPoint] = []
+            var written = 0
             try reader.array { (reader: inout GeoJSONReader) throws(BoundaryError) in
-                ring.append(try reader.coordinatePair())
+                let point = try reader.coordinatePair()
+                written += 1
+                if reader.rounding, point == ring.last { return }
+                ring.append(point)
             }
-            guard ring.count >= 4 else { throw reader.fail("a ring of \(ring.count) positions (at least 4)") }
+            guard written >= 4 else { throw reader.fail("a ring of \(written) positions (at least 4)") }
             guard ring.first == ring.last else { throw reader.fail("a ring that is not closed") }
-            rings.append(ring)
+            if reader.rounding, ring.count < 4 {
+                // A sliver; the holes of a sliver exterior go with it.
+                if ringIndex == 0 { exteriorDropped = true }
+                return
+            }
+            if !exteriorDropped { rings.append(ring) }
         }
-        guard !rings.isEmpty else { throw fail("a polygon without rings") }
+        // Rounding may leave a polygon with no ring: it had no area at the grid's precision.
+        guard !rings.isEmpty || exteriorDropped else { throw fail("a polygon without rings") }
         return rings
     }
 
@@ -345,7 +371,13 @@ package struct GeoJSONReader {
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             throw fail("a number with an exponent")
         }
-        guard decimals <= 5 else { throw fail("a coordinate with more than 5 decimals") }
+        if decimals > 5 {
+            guard rounding else { throw fail("a coordinate with more than 5 decimals") }
+            var divisor: Int64 = 1
+            for _ in 5..<decimals { divisor *= 10 }
+            value = (value + divisor / 2) / divisor
+            decimals = 5
+        }
         for _ in decimals..<5 { value *= 10 }
         guard value <= Int64(Int32.max) else { throw fail("a number out of range") }
         return Int32(negative ? -value : value)

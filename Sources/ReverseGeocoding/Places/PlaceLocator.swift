@@ -19,6 +19,8 @@ import Synchronization
 /// - **At sea** (no country polygon contains the point): the country and region are `nil`, the
 ///   nearest place is named with its distance, the time zone is the (nautical) zone that contains
 ///   the point, ``PlaceAnswer/atSea`` is set and ``PlaceAnswer/basis`` is ``PlaceAnswer/Basis/nearest``.
+///   ``PlaceAnswer/sea`` names the water: the smallest named sea of the ``seas`` table that
+///   contains the point (the English Channel rather than the North Atlantic Ocean).
 /// - **Without boundaries** (a place table of one's own, `--places`): everything comes from the
 ///   nearest place, as before boundaries existed; ``PlaceAnswer/basis`` is ``PlaceAnswer/Basis/nearest``.
 /// - **The city** is chosen by ``CityRule`` among the places of the point's country (the nearest
@@ -33,6 +35,11 @@ public final class PlaceLocator: Sendable {
     public let geocoder: ReverseGeocoder
     /// The boundaries that give the country, region and time zone; `nil` to use the nearest place alone.
     public let boundaries: BoundaryTable?
+    /// The named seas that name the water of a point at sea; `nil` for none.
+    public let seas: BoundaryTable?
+    /// The view of ``seas``, a value read without reference counting (the table keeps its bytes
+    /// alive for as long as this locator holds it).
+    private let seaView: UnsafeBoundaryTable?
     /// Region indices of the place table by admin-1 feature, made on first need.
     private let regions: RegionIndex
 
@@ -40,15 +47,18 @@ public final class PlaceLocator: Sendable {
     public static let countrySearchLimitKm = 1500.0
 
     /// The bundled place table with the bundled boundaries.
-    public static let bundled = PlaceLocator(geocoder: .bundled, boundaries: .bundled)
+    public static let bundled = PlaceLocator(geocoder: .bundled, boundaries: .bundled, seas: .bundledSeas)
 
     /// The zone names of the boundary table, made once (444 strings, a few microseconds).
     private let zoneNames: [String]
 
-    /// A locator over `geocoder`'s places and `boundaries` (`nil`: every answer from the nearest place).
-    public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?) {
+    /// A locator over `geocoder`'s places and `boundaries` (`nil`: every answer from the nearest
+    /// place), naming the water at sea from `seas` (a table of ``BoundaryTable/seaCount`` seas).
+    public init(geocoder: ReverseGeocoder, boundaries: BoundaryTable?, seas: BoundaryTable? = nil) {
         self.geocoder = geocoder
         self.boundaries = boundaries
+        self.seas = seas
+        seaView = seas?.view
         regions = RegionIndex()
         zoneNames = boundaries.map { table in (0..<table.timeZoneCount).map(table.timeZoneName) } ?? []
         countryCodes = boundaries.map { table in (0..<table.countryCount).map(table.countryCode) } ?? []
@@ -69,6 +79,13 @@ public final class PlaceLocator: Sendable {
             // At sea: the nearest place anywhere, and the zone of the water.
             var location = UnsafeLocation(basis: .nearest)
             location.atSea = true
+            if let seaView,
+                let (qx, qy) = UnsafeBoundaryTable.queryPoint(
+                    latitude: coordinate.latitude, longitude: coordinate.longitude)
+            {
+                let sea = seaView.containing(qx, qy).seaIndex
+                if sea >= 0 { location.sea = seaView.seaNameUTF8(Int(sea)) }
+            }
             location.nearest = geocoder.nearestPlaceView(to: coordinate, filter: filter)
             // A city is within the rule's radius; far out at sea, no place is.
             if let nearest = location.nearest, nearest.distanceKm <= rule.maximumRadiusKm {
@@ -237,6 +254,9 @@ package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are 
     package var basis: Basis
     /// No country contains the point.
     package var atSea = false
+    /// At sea, the name of the smallest named sea that contains the point, as UTF-8 borrowed
+    /// from the sea table (static data of the binary, or the locator's table).
+    package var sea: UnsafeRawBufferPointer?
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
     package var nearest: PlaceView.Match?
     /// The city a person would name (``CityRule``).
@@ -275,6 +295,9 @@ public struct PlaceAnswer: Hashable, Sendable {
     public var basis: Basis
     /// No country contains the point.
     public var atSea: Bool
+    /// At sea, the smallest named sea that contains the point (`English Channel`); `nil` on
+    /// land, and at sea outside every named sea or without a sea table.
+    public var sea: String?
     /// The named place: the nearest in the point's country (the nearest anywhere at sea).
     public var nearest: PlaceMatch?
     /// The city a person would name (``CityRule``); `nil` when none is near enough.
@@ -316,6 +339,7 @@ public struct PlaceAnswer: Hashable, Sendable {
         func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
         basis = location.basis
         atSea = location.atSea
+        sea = text(location.sea)
         nearest = location.nearest?.placeMatch
         city = location.city.map { CityMatch(place: $0.view.place, distanceKm: $0.distanceKm) }
         countryCode = location.countryCode

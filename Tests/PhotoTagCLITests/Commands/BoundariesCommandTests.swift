@@ -67,6 +67,44 @@ import Testing
         #expect(empty.status == 2 && empty.errors.contains("no country in it"), "\(empty.errors)")
     }
 
+    /// Issue 27, §4: `--seas` builds a table of named seas alone from 6-decimal marine polygons;
+    /// the options of the three layers do not go with it.
+    @Test func seasAreImportedIntoATableOfTheirOwn() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let marine = directory + "/marine.geojson"
+        try """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","properties":{"name":"TEST SEA"},"geometry":{"type":"MultiPolygon","coordinates":\
+        [[[[0.000001,0],[2,0],[2,2],[0,2],[0.000001,0]]]]}},
+        {"type":"Feature","properties":{"name":""},"geometry":{"type":"Polygon","coordinates":\
+        [[[5,5],[6,5],[6,6],[5,5]]]}},
+        {"type":"Feature","properties":{"name":"Test Bay"},"geometry":{"type":"Polygon","coordinates":\
+        [[[0.5,0.5],[0.5,1.000004],[1,1],[1,0.5],[0.5,0.5]]]}}
+        ]}
+        """.write(toFile: marine, atomically: true, encoding: .utf8)
+        let output = directory + "/seas.table"
+        let result = run("boundaries", "import", "--seas", marine, "--output", output, "--date=2026-12-02")
+        #expect(result.errors == "" && result.status == 0)
+        let size = try Data(contentsOf: URL(fileURLWithPath: output)).count
+        #expect(
+            result.output == """
+                imported 2 seas (2 names); left out 1 without a name
+                wrote \(output) (\(grouped(size)) bytes, data of 2026-12-02)
+
+                """)
+        let table = try BoundaryTable(contentsOf: output)
+        #expect(table.seaCount == 2 && table.source == "marine.geojson")
+        #expect(table.sea(Coordinate(latitude: 0.75, longitude: 0.75)!).map(table.seaName) == "Test Bay")
+        #expect(table.sea(Coordinate(latitude: 1.5, longitude: 1.5)!).map(table.seaName) == "Test Sea")
+        for extra in [["--from", directory], ["--country-names", marine]] {
+            let refused = GeocodeInputTests.run(["boundaries", "import", "--seas", marine, "--output", output] + extra)
+            #expect(refused.status == 64 && refused.errors.contains("does not go with '--seas'"), "\(refused.errors)")
+        }
+        let neither = GeocodeInputTests.run(["boundaries", "import", "--output", output])
+        #expect(neither.status == 64 && neither.errors.contains("--from"), "\(neither.errors)")
+    }
+
     @Test func aBadFileIsNamedWithItsLine() throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -89,7 +127,10 @@ import Testing
             result.output.hasPrefix(
                 "source: timezones.geojson, countries.geojson, admin1.geojson, tz rules, country names\n"
                     + "date: 2026-12-02\n"))
-        #expect(result.output.contains("admin-1 regions: 3797\ncountry names: 250\n"))
+        #expect(
+            result.output.contains(
+                "admin-1 regions: 3797\nseas: 295 (a table of their own, \(grouped(BoundaryTable.bundledSeas.byteCount)) bytes)\n"
+                    + "country names: 250\n"))
         #expect(run("boundaries").status == 64)
     }
 }

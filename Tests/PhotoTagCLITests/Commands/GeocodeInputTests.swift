@@ -315,7 +315,7 @@ import Testing
                 }
             }
             #expect(!header.contains("nearby_4_name"))
-            #expect(header.firstIndex(of: "nearby_1_geoname_id") == header.firstIndex(of: "place_basis")! + 1)
+            #expect(header.firstIndex(of: "nearby_1_geoname_id") == header.firstIndex(of: "place_sea")! + 1)
             let column = { (name: String) in header.firstIndex(of: name)! }
             for row in rows.dropFirst() where !row[column("place_name")].isEmpty {
                 // The nearest place of all; the named place is the nearest in the point's country.
@@ -415,8 +415,12 @@ import Testing
         let baarle = try #require(records[1]["place"] as? [String: Any])
         #expect(baarle["countryCode"] as? String == "BE" && baarle["basis"] as? String == "boundaries")
         #expect(records[1]["warnings"] as? [String] == [])
+        #expect(sea["sea"] as? String == "South Atlantic Ocean" && baarle["sea"] is NSNull)
         let text = GeocodeInputTests.run(["geocode", "0,-30"]).output
-        #expect(text.hasSuffix("(at sea)\n"))
+        #expect(
+            text.hasSuffix(
+                "South Atlantic Ocean — nearest place Fernando de Noronha (Distrito Estadual), Pernambuco, BR, 504.1 km NE\n"
+            ))
         let csv = try parseCSV(GeocodeInputTests.run(["geocode", "--format", "csv", "0,-30"]).output)
         let column = try #require(csv.first?.firstIndex(of: "warnings"))
         #expect(csv[1][column] == "the position is at sea: no country contains it")

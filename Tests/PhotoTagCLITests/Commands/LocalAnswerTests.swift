@@ -82,6 +82,35 @@ import Testing
         #expect(filtered.text == "no place within 5 km, AQ")
     }
 
+    /// §4: a position at sea is named by its sea (the smallest of Natural Earth's marine
+    /// polygons that contains it), then the nearest place, in every format; a filter that
+    /// leaves no place keeps the sea and fails.
+    @Test func aPositionAtSeaIsNamedByItsSea() throws {
+        Self.expectAnswer("50.2,-1.5", "English Channel — nearest place Niton, England, GB, 45.7 km S")
+        Self.expectAnswer(
+            "-23.35,152.65", "Great Barrier Reef — nearest place Agnes Water, Queensland, AU, 122.3 km NE")
+        let ndjson = GeocodeInputTests.run(["geocode", "--format", "ndjson"], input: "50.2,-1.5\n48.8534,2.3488\n")
+        #expect(ndjson.status == 0)
+        let records = try GeocodeInputTests.records(ndjson)
+        let places = try records.map { try #require($0["place"] as? [String: Any]) }
+        #expect(places[0]["sea"] as? String == "English Channel" && places[0]["countryCode"] is NSNull)
+        #expect(places[1]["sea"] is NSNull && places[1]["countryCode"] as? String == "FR")
+        let json = GeocodeInputTests.run(["geocode", "--format", "json"], input: "50.2,-1.5\n")
+        #expect(json.output.contains("\"sea\": \"English Channel\""))
+        let csv = GeocodeInputTests.run(["geocode", "--format", "csv"], input: "50.2,-1.5\n")
+        let lines = csv.output.split(whereSeparator: \.isNewline).map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
+        try #require(lines.count == 2)
+        let column = try #require(lines[0].firstIndex(of: "place_sea"))
+        #expect(lines[1][column] == "English Channel")
+        let geojson = GeocodeInputTests.run(["geocode", "--format", "geojson"], input: "50.2,-1.5\n")
+        #expect(geojson.output.contains("\"place_sea\":\"English Channel\""), "\(geojson.output)")
+        let filtered = Self.answer("50.2,-1.5", ["--max-distance", "5"])
+        #expect(filtered.status == 1)
+        #expect(filtered.text == "English Channel — no place within 5 km")
+    }
+
     /// Every country of the boundary table has its name, whether or not it has places.
     @Test func everyCountryOfTheBoundaryTableHasAName() {
         let table = BoundaryTable.bundled

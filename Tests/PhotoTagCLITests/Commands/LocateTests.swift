@@ -67,7 +67,8 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "distanceKm": 4108.046,
                       "bearing": 41,
                       "city": null,
-                      "basis": "nearest"
+                      "basis": "nearest",
+                      "sea": null
                     },
                     "camera": {
                       "make": "PhotoTag",

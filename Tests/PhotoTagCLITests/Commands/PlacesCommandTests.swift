@@ -156,7 +156,7 @@ import Testing
     }
 
     /// The credits every bundled source asks for: GeoNames (CC BY 4.0), timezone-boundary-builder
-    /// and OpenStreetMap (ODbL 1.0), Natural Earth, the IANA tz database.
+    /// and OpenStreetMap (ODbL 1.0), Natural Earth (boundaries and seas), the IANA tz database.
     @Test func versionNamesTheToolTheDataAndTheCredit() {
         let output = run("--version").output
         #expect(
@@ -171,6 +171,7 @@ import Testing
         for credit in [
             "timezone-boundary-builder 2026e", "© OpenStreetMap contributors", "Open Database License 1.0",
             "Natural Earth (public domain)", "IANA tz database 2026f",
+            "Seas: 295 named seas and oceans, Natural Earth 1:10m marine polygons (public domain)",
         ] {
             #expect(output.contains(credit), "\(credit)")
         }

@@ -268,13 +268,14 @@ import Testing
                     try JSONSerialization.jsonObject(with: Data(borrowedJSON.bytes)) as? NSDictionary)
                 let ownedObject = try #require(
                     try JSONSerialization.jsonObject(with: Data(ownedJSON.bytes)) as? NSDictionary)
-                // The record's place is the nearby object of the same place, plus city and basis.
+                // The record's place is the nearby object of the same place, plus city, basis and sea.
                 for case let key as String in ownedObject.allKeys {
                     #expect(
                         (borrowed[key] as? NSObject) == (ownedObject[key] as? NSObject), "\(place.name): \(key)")
                 }
                 #expect(borrowed["basis"] as? String == "nearest")
-                #expect(borrowed.count == ownedObject.count + 2)
+                #expect(borrowed["sea"] is NSNull)
+                #expect(borrowed.count == ownedObject.count + 3)
             }
             var json = JSONWriter(pretty: false)
             writePlace(location, to: &json)

@@ -304,6 +304,8 @@ struct AnsweredPlace: PlaceSource {
     var countryCode: UnsafeRawBufferPointer? = nil
     var country: UnsafeRawBufferPointer? = nil
     var timeZone: UnsafeRawBufferPointer? = nil
+    /// At sea, the named sea that contains the point.
+    var sea: UnsafeRawBufferPointer? = nil
     /// `nil` for the empty place of the flat formats.
     var basis: UnsafeLocation.Basis? = nil
 
@@ -322,6 +324,7 @@ struct AnsweredPlace: PlaceSource {
         if let match = location.city { answer.city = (OwnPlaceFields(match.view), match.distanceKm) }
         (answer.admin1, answer.admin2, answer.country) = (location.admin1, location.admin2, location.country)
         answer.basis = location.basis
+        answer.sea = location.sea
         withUTF8(location.admin1Code) { admin1Code in
             withUTF8(location.countryCode) { countryCode in
                 withUTF8(location.timeZone) { timeZone in
@@ -349,7 +352,7 @@ private func withUTF8(_ text: String?, _ body: (UnsafeRawBufferPointer?) -> Void
 
 /// The place object's fields, in order: the one list of them. The named place's fields, with
 /// the country, region and zone of the point (which may differ from the named place's own,
-/// across a border or at sea), then `city` and `basis`; a nearby place stops before `city`.
+/// across a border or at sea), then `city`, `basis` and `sea`; a nearby place stops before `city`.
 enum PlaceFields {
     /// Visits the fields of the place `source` with `v`. Each line names the field and reads it
     /// from either source: `$0` is an ``AnsweredPlace``, then a ``PlaceMatch``.
@@ -390,5 +393,6 @@ enum PlaceFields {
         v.field(
             "basis",
             s.pick({ .literal($0.basis.map { $0 == .boundaries ? "boundaries" : "nearest" }) }, { _ in .literal(nil) }))
+        v.field("sea", s.pick({ .text($0.sea) }, { _ in .text(nil) }))
     }
 }

@@ -25,8 +25,9 @@ func placeLabel(_ match: PlaceMatch) -> String {
 
 /// How text names where a point is: `Passy, Paris, Île-de-France, FR — 1.4 km SE`, the named
 /// place, the city when it is another place, the region and country that contain the point, and
-/// where the point lies from the named place; at sea, the nearest place with its own region and
-/// country, then `(at sea)`. `nil` when no place is named.
+/// where the point lies from the named place. At sea, the sea and then the nearest place with its
+/// own region and country (`English Channel — nearest place Niton, England, GB, 45.7 km S`), or
+/// outside every named sea the nearest place, then `(at sea)`. `nil` when no place is named.
 func placeLabel(_ answer: PlaceAnswer) -> String? {
     guard let named = answer.nearest else { return nil }
     var parts = [named.place.name]
@@ -37,8 +38,11 @@ func placeLabel(_ answer: PlaceAnswer) -> String? {
         parts += [answer.admin1, answer.countryCode].compactMap { $0 }
     }
     let direction = named.distanceKm < closeByKm ? "" : " " + compassPoint(named.bearing)
-    return parts.filter { !$0.isEmpty }.joined(separator: ", ") + " — \(fixed(named.distanceKm, 1)) km" + direction
-        + (answer.atSea ? " (at sea)" : "")
+    let place = parts.filter { !$0.isEmpty }.joined(separator: ", ")
+    if let sea = answer.sea, !sea.isEmpty {
+        return sea + " — nearest place " + place + ", \(fixed(named.distanceKm, 1)) km" + direction
+    }
+    return place + " — \(fixed(named.distanceKm, 1)) km" + direction + (answer.atSea ? " (at sea)" : "")
 }
 
 /// `Île-de-France, FR`: the region and country that contain a point no place is named for.

@@ -25,7 +25,9 @@ enum TextLine {
             parts.append(location.admin1 ?? empty)
             countryCode = location.countryCode
         }
-        guard parts.allSatisfy({ !hasControl($0) }), !(countryCode.map { hasControl(Array($0.utf8)) } ?? false)
+        let sea = location.sea.flatMap { $0.isEmpty ? nil : $0 }
+        guard parts.allSatisfy({ !hasControl($0) }), !(countryCode.map { hasControl(Array($0.utf8)) } ?? false),
+            !(sea.map(hasControl) ?? false)
         else { return false }
         let start = out.count
         appendFixed(coordinate.latitude, 6, to: out)
@@ -34,6 +36,10 @@ enum TextLine {
         let width = out.count - start
         if width < 23 { out.append(repeating: 0x20, count: 23 - width) }
         out.append("  ")
+        if let sea {
+            out.append(contentsOf: sea.bindMemory(to: UInt8.self))
+            out.append(" \u{2014} nearest place ")
+        }
         var first = true
         func part(_ bytes: UnsafeRawBufferPointer) {
             guard !bytes.isEmpty else { return }
@@ -46,14 +52,14 @@ enum TextLine {
             if !first { out.append(", ") }
             out.append(countryCode)
         }
-        out.append(" \u{2014} ")
+        out.append(sea == nil ? " \u{2014} " : ", ")
         appendFixed(named.distanceKm, 1, to: out)
         out.append(" km")
         if named.distanceKm >= closeByKm {
             out.append(0x20)
             out.append(compassPoint(named.bearing))
         }
-        if location.atSea { out.append(" (at sea)") }
+        if location.atSea, sea == nil { out.append(" (at sea)") }
         return true
     }
 
