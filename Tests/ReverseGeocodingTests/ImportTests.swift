@@ -27,6 +27,37 @@ import Testing
         #expect(tonga.admin2 == nil)  // no admin2 code in the row
     }
 
+    /// Issue 27, §2: the admin-3 and admin-4 codes (columns 13 and 14) are imported, and a
+    /// place's municipality code is the one of its country's level: Marseille's commune,
+    /// `13055`, is its admin-4; Paris has none in the dump, and a US county is no municipality.
+    @Test func adminThreeAndFourCodesGiveTheMunicipalityCode() throws {
+        let marseille = try #require(Self.dump.places.first { $0.geonameId == 2995469 })
+        #expect(marseille.admin3Code == "133" && marseille.admin4Code == "13055")
+        #expect(marseille.municipalityCode == "13055")
+        #expect(Self.dump.places[0].admin4Code == nil && Self.dump.places[0].municipalityCode == nil)
+        let sanFrancisco = try #require(Self.dump.places.first { $0.geonameId == 5391959 })
+        #expect(sanFrancisco.admin2Code == "075" && sanFrancisco.municipalityCode == nil)
+        // Through the table, borrowed as geocode reads it and made into a Place.
+        let geocoder = try ReverseGeocoder(
+            tableBytes: try PlaceTableBuilder(source: "s", date: "d").build(Self.dump.places))
+        let match = try #require(geocoder.nearestPlaceView(to: Coordinate(latitude: 43.3, longitude: 5.4)!))
+        #expect(match.view.municipalityCode.map { String(decoding: $0, as: UTF8.self) } == "13055")
+        #expect(match.placeMatch.place == marseille)
+    }
+
+    /// The borrowed lookup of a country's municipality level agrees with the table of levels for
+    /// every two-letter code.
+    @Test func theMunicipalityLevelOfBorrowedCodesIsTheTables() {
+        for first in UInt8(0x41)...0x5A {
+            for second in UInt8(0x41)...0x5A {
+                let code = String(decoding: [first, second], as: UTF8.self)
+                let level = [first, second].withUnsafeBytes { Place.municipalityLevel($0) }
+                #expect(level == (Place.municipalityLevel[code] ?? 0), "\(code)")
+            }
+        }
+        #expect([UInt8(0x64), 0x65].withUnsafeBytes { Place.municipalityLevel($0) } == 0)  // "de": not a code
+    }
+
     @Test func quotesAreOrdinaryCharactersAndUnknownCodesStayEmpty() throws {
         let big = try #require(Self.dump.places.first { $0.geonameId == 7000001 })
         #expect(big.name == "\"Big\" Town")
@@ -179,7 +210,7 @@ import Testing
         }
         var version = Self.table
         version[8] = 9
-        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 3"))
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 4"))
         {
             try ReverseGeocoder(tableBytes: version)
         }

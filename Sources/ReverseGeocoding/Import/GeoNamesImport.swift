@@ -106,7 +106,7 @@ package struct GeoNamesImport: Sendable {
             }
             // The table stores each string with a 16-bit length: a longer one is a bad row, not
             // the end of the import.
-            let stored = [1, 2, 7, 10, 11, 17]
+            let stored = [1, 2, 7, 10, 11, 12, 13, 17]
             guard stored.allSatisfy({ fields[$0].count <= Self.longestText }) else {
                 return skipped[.longText, default: 0] += 1
             }
@@ -117,7 +117,8 @@ package struct GeoNamesImport: Sendable {
                     geonameId: id, name: text(1), asciiName: optional(2) ?? text(1),
                     admin1: admin1Code.flatMap { admin1["\(country).\($0)"] },
                     admin2: admin2Code.flatMap { code in admin1Code.flatMap { admin2["\(country).\($0).\(code)"] } },
-                    admin1Code: admin1Code, admin2Code: admin2Code, countryCode: country, country: countries[country],
+                    admin1Code: admin1Code, admin2Code: admin2Code, admin3Code: optional(12), admin4Code: optional(13),
+                    countryCode: country, country: countries[country],
                     timeZone: optional(17), population: population, featureCode: optional(7), latitude: latitude,
                     longitude: longitude))
         }

@@ -45,7 +45,7 @@ package struct PlaceTableBuilder {
         var regionRows: [[UInt32]] = []
         var columns = (
             names: [UInt32](), asciiNames: [UInt32](), featureCodes: [UInt32](), timezones: [UInt32](),
-            regions: [UInt32]()
+            regions: [UInt32](), admin3Codes: [UInt32](), admin4Codes: [UInt32]()
         )
         for row in order {
             let place = places[row]
@@ -53,6 +53,8 @@ package struct PlaceTableBuilder {
             columns.asciiNames.append(try pool.add(place.asciiName))
             columns.featureCodes.append(try pool.add(place.featureCode))
             columns.timezones.append(try pool.add(place.timeZone))
+            columns.admin3Codes.append(try pool.add(place.admin3Code))
+            columns.admin4Codes.append(try pool.add(place.admin4Code))
             let key: [String?] = [
                 place.countryCode, place.country, place.admin1Code, place.admin1, place.admin2Code, place.admin2,
             ]
@@ -96,6 +98,8 @@ package struct PlaceTableBuilder {
             out.put32(columns.featureCodes[slot], at: row + Field.featureCode)
             out.put32(columns.timezones[slot], at: row + Field.timezone)
             out.put32(columns.regions[slot], at: row + Field.region)
+            out.put32(columns.admin3Codes[slot], at: row + Field.admin3Code)
+            out.put32(columns.admin4Codes[slot], at: row + Field.admin4Code)
         }
         for (index, bound) in tree.boxes.enumerated() {
             out.put32(bound.bitPattern, at: layout.boxes + 4 * index)

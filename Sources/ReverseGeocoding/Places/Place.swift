@@ -14,6 +14,12 @@ public struct Place: Hashable, Sendable {
     public var admin1Code: String?
     /// The second-level division's GeoNames code.
     public var admin2Code: String?
+    /// The third-level division's GeoNames code (a municipality in IT, ES, AT, CH, PL, CZ, GR
+    /// and FI; a district in DE, FR and BE); `nil` when GeoNames gives none.
+    public var admin3Code: String?
+    /// The fourth-level division's GeoNames code (the municipality in DE, FR and BE); `nil` when
+    /// GeoNames gives none.
+    public var admin4Code: String?
     /// ISO 3166-1 alpha-2 country code.
     public var countryCode: String
     /// The country's name; `nil` when the country file lacks it.
@@ -32,9 +38,9 @@ public struct Place: Hashable, Sendable {
     /// A place with the given fields (see each property).
     public init(
         geonameId: Int, name: String, asciiName: String, admin1: String? = nil, admin2: String? = nil,
-        admin1Code: String? = nil, admin2Code: String? = nil, countryCode: String, country: String? = nil,
-        timeZone: String? = nil, population: Int = 0, featureCode: String? = nil, latitude: Double,
-        longitude: Double
+        admin1Code: String? = nil, admin2Code: String? = nil, admin3Code: String? = nil, admin4Code: String? = nil,
+        countryCode: String, country: String? = nil, timeZone: String? = nil, population: Int = 0,
+        featureCode: String? = nil, latitude: Double, longitude: Double
     ) {
         self.geonameId = geonameId
         self.name = name
@@ -43,6 +49,8 @@ public struct Place: Hashable, Sendable {
         self.admin2 = admin2
         self.admin1Code = admin1Code
         self.admin2Code = admin2Code
+        self.admin3Code = admin3Code
+        self.admin4Code = admin4Code
         self.countryCode = countryCode
         self.country = country
         self.timeZone = timeZone
@@ -50,6 +58,32 @@ public struct Place: Hashable, Sendable {
         self.featureCode = featureCode
         self.latitude = latitude
         self.longitude = longitude
+    }
+
+    /// The GeoNames admin level that is the municipality, by country, checked against GeoNames'
+    /// documentation and the data (Kiel's admin-4 `01002000` is its Gemeindeschlüssel, Zürich's
+    /// admin-3 `261` its BFS number, Helsinki's `091` its kunta number): admin-2 for the NL
+    /// gemeente, SE kommun, NO and DK kommune, HR općina or grad and PT concelho; admin-3 for the
+    /// IT comune, ES municipio, AT and CH Gemeinde, PL gmina, CZ obec, GR dimos and FI kunta;
+    /// admin-4 for the DE Gemeinde, FR commune and BE commune. Japan's admin-2 is its
+    /// municipality too, but cities500's codes there put towns in their neighbours' (Tomika in
+    /// Yaotsu), so it is left out.
+    public static let municipalityLevel: [String: Int] = [
+        "NL": 2, "SE": 2, "NO": 2, "DK": 2, "HR": 2, "PT": 2,
+        "IT": 3, "ES": 3, "AT": 3, "CH": 3, "PL": 3, "CZ": 3, "GR": 3, "FI": 3,
+        "DE": 4, "FR": 4, "BE": 4,
+    ]
+
+    /// The code of the place's municipality at its country's ``municipalityLevel`` (`01002000`
+    /// for Kiel); `nil` in other countries and where GeoNames gives none. Codes are unique only
+    /// with the codes above them: compare whole chains.
+    public var municipalityCode: String? {
+        switch Self.municipalityLevel[countryCode] {
+        case 2: admin2Code
+        case 3: admin3Code
+        case 4: admin4Code
+        default: nil
+        }
     }
 
     /// The place's position; `nil` when ``latitude`` or ``longitude`` is out of range or not

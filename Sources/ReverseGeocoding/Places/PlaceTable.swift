@@ -187,13 +187,24 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
         return code.count == 4 && code[0] == 0x50 && code[1] == 0x50 && code[2] == 0x4C && code[3] == 0x58
     }
 
+    /// The pool offsets of the admin-3 and admin-4 codes of the place at `slot` (0: none).
+    @inline(__always)
+    func lowerAdminCodes(at slot: Int) -> (admin3: UInt32, admin4: UInt32) {
+        (
+            field(slot, PlaceTableLayout.Row.admin3Code, as: UInt32.self),
+            field(slot, PlaceTableLayout.Row.admin4Code, as: UInt32.self)
+        )
+    }
+
     /// The place stored at `slot`, with its shared names already decoded.
     func place(at slot: Int, region: Region, timezone: String?, featureCode: String?) -> Place {
         let strings = stringOffsets(at: slot), (latitude, longitude) = coordinate(at: slot)
+        let lower = lowerAdminCodes(at: slot)
         return Place(
             geonameId: Int(geonameId(at: slot)), name: string(at: strings.name) ?? "",
             asciiName: string(at: strings.asciiName) ?? "", admin1: region.admin1, admin2: region.admin2,
-            admin1Code: region.admin1Code, admin2Code: region.admin2Code, countryCode: region.countryCode,
+            admin1Code: region.admin1Code, admin2Code: region.admin2Code, admin3Code: string(at: lower.admin3),
+            admin4Code: string(at: lower.admin4), countryCode: region.countryCode,
             country: region.country, timeZone: timezone, population: Int(clamping: population(at: slot)),
             featureCode: featureCode, latitude: latitude, longitude: longitude)
     }

@@ -111,3 +111,38 @@ package struct PlaceView: Sendable {
     /// The place with its strings made (as ``ReverseGeocoder/nearestPlace(to:filter:)`` gives it).
     package var place: Place { geocoder.place(at: slot) }
 }
+
+extension PlaceView {
+    /// ``Place/municipalityCode`` as UTF-8 borrowed from the table, with no `String` made.
+    package var municipalityCode: UnsafeRawBufferPointer? {
+        let table = table, slot = slot
+        guard let region = table.regionIndex(at: slot),
+            let country = table.utf8(at: table.regionString(region, field: 0))
+        else { return nil }
+        switch Place.municipalityLevel(country) {
+        case 2: return table.utf8(at: table.regionString(region, field: 4))
+        case 3: return table.utf8(at: table.lowerAdminCodes(at: slot).admin3)
+        case 4: return table.utf8(at: table.lowerAdminCodes(at: slot).admin4)
+        default: return nil
+        }
+    }
+}
+
+extension Place {
+    /// ``municipalityLevel`` by the two letters of a country code, 0 for none: a table of
+    /// 26 × 26 entries made from it once, so that a borrowed code needs no `String`.
+    private static let levelsByLetters: [UInt8] = {
+        var levels = [UInt8](repeating: 0, count: 26 * 26)
+        for (code, level) in municipalityLevel {
+            let letters = Array(code.utf8)
+            levels[Int(letters[0] - 0x41) * 26 + Int(letters[1] - 0x41)] = UInt8(level)
+        }
+        return levels
+    }()
+
+    /// ``municipalityLevel`` of a country code given as UTF-8; 0 for a country without one.
+    package static func municipalityLevel(_ code: UnsafeRawBufferPointer) -> Int {
+        guard code.count == 2, (0x41...0x5A).contains(code[0]), (0x41...0x5A).contains(code[1]) else { return 0 }
+        return Int(levelsByLetters[Int(code[0] - 0x41) * 26 + Int(code[1] - 0x41)])
+    }
+}

@@ -62,6 +62,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
                       "timezone": "America/Argentina/Ushuaia",
                       "population": 56825,
                       "featureCode": "PPLA",
+                      "municipalityCode": null,
                       "latitude": -54.81084,
                       "longitude": -68.31591,
                       "distanceKm": 4108.046,

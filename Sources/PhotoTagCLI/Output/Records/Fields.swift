@@ -278,6 +278,7 @@ struct OwnPlaceFields {
     var asciiName: UnsafeRawBufferPointer
     var population: Int
     var featureCode: UnsafeRawBufferPointer?
+    var municipalityCode: UnsafeRawBufferPointer?
     var latitude: Double
     var longitude: Double
 
@@ -286,6 +287,7 @@ struct OwnPlaceFields {
         let own = view.ownFields
         (geonameId, name, asciiName, population) = (own.geonameId, own.name, own.asciiName, own.population)
         (featureCode, latitude, longitude) = (own.featureCode, own.latitude, own.longitude)
+        municipalityCode = view.municipalityCode
     }
 }
 
@@ -374,6 +376,9 @@ enum PlaceFields {
         v.namedPlaceRun(1) { v in
             v.field("population", s.pick({ .integer($0.named?.population) }, { .integer($0.place.population) }))
             v.field("featureCode", s.pick({ .text($0.named?.featureCode) }, { .string($0.place.featureCode) }))
+            v.field(
+                "municipalityCode",
+                s.pick({ .text($0.named?.municipalityCode) }, { .string($0.place.municipalityCode) }))
             v.field("latitude", s.pick({ .number($0.named?.latitude) }, { .number($0.place.latitude) }))
             v.field("longitude", s.pick({ .number($0.named?.longitude) }, { .number($0.place.longitude) }))
         }
