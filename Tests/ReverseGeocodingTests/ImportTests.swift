@@ -45,6 +45,44 @@ import Testing
         #expect(match.placeMatch.place == marseille)
     }
 
+    /// Each row stores its municipality's main place: the most populous place of the same code
+    /// chain that is not a section (`PPLX`), ties to the smaller geonameid; a section points to
+    /// it, and a place without a municipality code (a US county is none) to no place.
+    @Test func theTableStoresEachMunicipalitysMainPlace() throws {
+        func place(
+            _ id: Int, _ name: String, _ population: Int, _ code: String?, _ feature: String?, lon: Double
+        )
+            -> Place
+        {
+            Place(
+                geonameId: id, name: name, asciiName: name, admin1Code: "16", admin3Code: "11000",
+                admin4Code: code, countryCode: "DE", population: population, featureCode: feature,
+                latitude: 52.5, longitude: lon)
+        }
+        let places = [
+            place(1, "Bigger Section", 5_000_000, "11000000", "PPLX", lon: 13.0),
+            place(2, "Berlin", 3_000_000, "11000000", "PPLC", lon: 13.1),
+            place(3, "Dahlem", 16_000, "11000000", "PPLX", lon: 13.2),
+            place(4, "Twin", 3_000_000, "11000000", nil, lon: 13.3),
+            place(5, "Elsewhere", 100, "12069616", "PPL", lon: 13.4),
+            place(6, "Uncoded", 50, nil, nil, lon: 13.5),
+            Place(
+                geonameId: 7, name: "County Seat", asciiName: "County Seat", admin1Code: "CA", admin2Code: "075",
+                countryCode: "US", population: 1000, latitude: 37, longitude: -122),
+        ]
+        let geocoder = try ReverseGeocoder(
+            tableBytes: try PlaceTableBuilder(source: "s", date: "d").build(places))
+        let table = geocoder.table
+        func main(of id: Int) -> Int? {
+            let slot = (0..<table.count).first { Int(table.geonameId(at: $0)) == id }!
+            return table.municipalMain(at: slot).map { Int(table.geonameId(at: $0)) }
+        }
+        // Berlin and Twin tie on population: the smaller geonameid; the larger section is no main.
+        #expect([1, 2, 3, 4].map(main(of:)) == [2, 2, 2, 2])
+        #expect(main(of: 5) == 5)
+        #expect(main(of: 6) == nil && main(of: 7) == nil)
+    }
+
     /// The borrowed lookup of a country's municipality level agrees with the table of levels for
     /// every two-letter code.
     @Test func theMunicipalityLevelOfBorrowedCodesIsTheTables() {
@@ -210,7 +248,7 @@ import Testing
         }
         var version = Self.table
         version[8] = 9
-        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 4"))
+        #expect(throws: ReverseGeocodingError.notAPlaceTable(path: "the place table", reason: "version 9, expected 5"))
         {
             try ReverseGeocoder(tableBytes: version)
         }

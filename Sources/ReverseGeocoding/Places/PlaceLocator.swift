@@ -172,24 +172,19 @@ public final class PlaceLocator: Sendable {
         return (chosen, chosen == first ? second : first)
     }
 
-    /// The countries whose GeoNames admin-2 code is the municipality (NL gemeente, SE kommun, NO
-    /// and DK kommune, HR općina or grad, PT concelho), checked against GeoNames' documentation
-    /// and the data: in the others, admin-2 is a larger unit (FI's seutukunta, FR's
-    /// département), or the municipality is admin-3 or admin-4 (not in the place table). Japan's
-    /// admin-2 is its municipality too, but cities500's codes there put towns in their
-    /// neighbours' (Tomika in Yaotsu, Tachiarai in Asakura, Hara-machida in Aihara: 26 of 28
-    /// suburbs of the CHECK split that the rule changed), so it is left out.
-    static let municipalAdmin2: Set<String> = ["NL", "SE", "NO", "DK", "HR", "PT"]
     /// How far the main place of a municipality may be from the point to be its city, in km: a
     /// village in a large rural municipality (Kiruna's is 20,000 km²) stays itself.
     static let municipalReachKm = 20.0
 
-    /// The municipality rule where GeoNames has municipality codes (``municipalAdmin2``): the
-    /// main place of the named place's municipality (its most populous place that is not a
-    /// section) is the city when it is larger than the city the distance rule found and than
-    /// the named place, within ``municipalReachKm`` and the filter: so a point in Hatert, a
-    /// section of Nijmegen, is Nijmegen, and one in Belém is Lisbon; Copenhagen's Indre By,
-    /// whose distance rule already names Copenhagen, stays so.
+    /// The municipality rule where GeoNames has municipality codes (``Place/municipalityLevel``:
+    /// admin-2, admin-3 or admin-4 by country): the main place of the named place's municipality
+    /// (its most populous place that is not a section, of the same code chain) is the city when
+    /// it is larger than the city the distance rule found and than the named place, within
+    /// ``municipalReachKm`` and the filter: so a point in Hatert, a section of Nijmegen, is
+    /// Nijmegen, one in Belém is Lisbon and one in Dahlem is Berlin; Copenhagen's Indre By,
+    /// whose distance rule already names Copenhagen, stays so. Japan is left out: cities500's
+    /// codes there put towns in their neighbours' (Tomika in Yaotsu, Tachiarai in Asakura,
+    /// Hara-machida in Aihara: 26 of 28 suburbs of the CHECK split that the rule changed).
     private func municipalCity(
         of named: PlaceView.Match, over city: PlaceView.Match?, _ coordinate: Coordinate, filter: PlaceFilter
     ) -> PlaceView.Match? {
@@ -198,9 +193,9 @@ public final class PlaceLocator: Sendable {
         // (its neighbourhoods and parishes, such as Santa Maria de Belém); a village keeps the
         // distance rule, as people name their village, not its municipality's main town.
         if table.isSection(at: named.view.slot) == false { return nil }
-        guard let region = table.regionIndex(at: named.view.slot) else { return nil }
-        let main = regions.lookUp(table).municipalMain(region)
-        guard main >= 0, main != city?.view.slot, main != named.view.slot else { return nil }
+        guard let main = table.municipalMain(at: named.view.slot), main != city?.view.slot,
+            main != named.view.slot
+        else { return nil }
         let population = table.population(at: main)
         let cityPopulation = city.map { table.population(at: $0.view.slot) } ?? 0
         guard population > table.population(at: named.view.slot), population > cityPopulation,
@@ -375,12 +370,6 @@ private final class RegionIndex: Sendable {
         /// String offsets of country names by code, and of admin-1 names by `country.code`.
         let country: [String: UInt32]
         let admin1: [String: UInt32]
-        /// By region: the slot of the most populous place that is not a section (`PPLX`; ties
-        /// to the smaller geonameid) when the region is a municipality (see
-        /// ``PlaceLocator/municipalAdmin2``), else -1.
-        private let mains: [Int32]
-
-        func municipalMain(_ region: Int) -> Int { region < mains.count ? Int(mains[region]) : -1 }
 
         init(_ table: UnsafePlaceTable) {
             var country: [String: UInt32] = [:], admin1: [String: UInt32] = [:]
@@ -396,22 +385,6 @@ private final class RegionIndex: Sendable {
             }
             self.country = country
             self.admin1 = admin1
-            var municipal = [Bool](repeating: false, count: table.regionCount)
-            for index in 0..<table.regionCount {
-                guard let code = table.string(at: table.regionString(index, field: 0)),
-                    PlaceLocator.municipalAdmin2.contains(code),
-                    let admin2 = table.utf8(at: table.regionString(index, field: 4)), !admin2.isEmpty
-                else { continue }
-                municipal[index] = true
-            }
-            var mains = [Int32](repeating: -1, count: table.regionCount)
-            for slot in 0..<table.count {
-                guard let region = table.regionIndex(at: slot), municipal[region] else { continue }
-                if table.isSection(at: slot) == true { continue }
-                let best = Int(mains[region])
-                if best < 0 || table.ranksBefore(slot, best) { mains[region] = Int32(slot) }
-            }
-            self.mains = mains
         }
     }
 

@@ -196,6 +196,15 @@ struct UnsafePlaceTable: @unchecked Sendable {  // read-only views of immutable 
         )
     }
 
+    /// The slot of the main place of the municipality of the place at `slot` (see
+    /// ``PlaceTableBuilder/municipalMains(_:order:)``); `nil` for none, or a slot out of range in
+    /// a damaged table.
+    @inline(__always)
+    func municipalMain(at slot: Int) -> Int? {
+        let main = field(slot, PlaceTableLayout.Row.municipalMain, as: UInt32.self)
+        return main == PlaceTableLayout.noMain || Int(main) >= count ? nil : Int(main)
+    }
+
     /// The place stored at `slot`, with its shared names already decoded.
     func place(at slot: Int, region: Region, timezone: String?, featureCode: String?) -> Place {
         let strings = stringOffsets(at: slot), (latitude, longitude) = coordinate(at: slot)

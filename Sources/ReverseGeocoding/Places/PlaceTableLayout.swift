@@ -16,7 +16,7 @@
 /// |---|---|
 /// | 64 | header: magic `PTGPLACE`, version, count, region count, string-pool size, source and date strings, byte-order mark, leaf size, node count; in its last 8 bytes the checksum of the whole table (see ``TableChecksum``) |
 /// | 24 n | unit vectors (x, y, z as `Double`), in tree order: all the search reads of a place |
-/// | 64 n | rows, one cache line each, in the same order: latitude, longitude (`Double`, as in the dump), population (`UInt64`), geonameid, then string offsets of the name, ASCII name, feature code and timezone, the region index, and string offsets of the admin-3 and admin-4 codes (`UInt32`s); 8 bytes of padding |
+/// | 64 n | rows, one cache line each, in the same order: latitude, longitude (`Double`, as in the dump), population (`UInt64`), geonameid, then string offsets of the name, ASCII name, feature code and timezone, the region index, string offsets of the admin-3 and admin-4 codes, and the slot of the place's municipality main place (``PlaceTableBuilder/municipalMains(_:order:)``; `0xFFFF_FFFF` for none) (`UInt32`s); 4 bytes of padding |
 /// | 32 m | bounding box of each tree node (min x, y, z, max x, y, z as `Float`, rounded outwards; 8 bytes of padding) |
 /// | 24 r | regions: string offsets of country code, country, admin1 code, admin1, admin2 code, admin2 |
 /// | s | string pool: each string is a `UInt16` byte count and UTF-8 bytes; offset 0 is the empty string, read as "none" |
@@ -30,8 +30,11 @@
 /// planes for points that all lie on a sphere.
 struct PlaceTableLayout: Equatable {
     static let magic: [UInt8] = Array("PTGPLACE".utf8)
-    /// 3: the header ends with the table's checksum. 4: the admin-3 and admin-4 codes.
-    static let version: UInt32 = 4
+    /// 3: the header ends with the table's checksum. 4: the admin-3 and admin-4 codes. 5: each
+    /// place's municipality main place.
+    static let version: UInt32 = 5
+    /// ``Row/municipalMain`` of a place without one.
+    static let noMain = UInt32.max
     static let byteOrderMark: UInt32 = 0x0102_0304
     static let headerSize = 64
     /// `Float`s per node box: min x, y, z, max x, y, z and two of padding.
@@ -56,6 +59,7 @@ struct PlaceTableLayout: Equatable {
         static let region = 44
         static let admin3Code = 48
         static let admin4Code = 52
+        static let municipalMain = 56
     }
 
     let vectors: Int

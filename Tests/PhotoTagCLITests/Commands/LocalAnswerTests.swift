@@ -39,8 +39,8 @@ import Testing
     /// and Nijmegen for their sections is still to come.)
     @Test(arguments: [
         ("47.57673,18.8796", "Nagykovácsi, Pest, HU — 0.7 km SW", "Remeteszőlős"),
-        ("52.454615,13.304060", "Dahlem, Berlin, DE — 1.2 km E", "Teltow"),
-        ("47.4195,8.5223", "Zürich (Kreis 11), Zürich, CH — 0.4 km S", "Rümlang"),
+        ("52.454615,13.304060", "Dahlem, Berlin, Berlin, DE — 1.2 km E", "Teltow"),
+        ("47.4195,8.5223", "Zürich (Kreis 11), Zürich, Zürich, CH — 0.4 km S", "Rümlang"),
         ("51.81126,5.79792", "Hatert, Nijmegen, Gelderland, NL — 2.3 km W", "Alverna"),
     ])
     func theCityIsNeverANeighbourAcrossABorderOrSmaller(_ point: String, _ expected: String, _ wrong: String) {
@@ -49,10 +49,14 @@ import Testing
     }
 
     /// §2, the municipality rule where GeoNames has municipality codes (admin-2 in NL, SE, NO,
-    /// DK, HR and PT): a section (`PPLX`, or a place without a feature code) is named with its
-    /// municipality's main place; a village keeps its own name, and a city the distance rule
-    /// already names stays.
+    /// DK, HR and PT; admin-3 in CH, AT, IT …; admin-4 in DE, FR, BE): a section (`PPLX`, or a
+    /// place without a feature code) is named with its municipality's main place; a village
+    /// keeps its own name, and a city the distance rule already names stays.
     @Test(arguments: [
+        ("52.454615,13.304060", "Dahlem, Berlin, Berlin, DE — 1.2 km E"),
+        ("52.4890,13.2580", "Grunewald, Berlin, Berlin, DE — 0.8 km NW"),
+        ("43.2100,5.4400", "Sormiou, Marseille, Provence-Alpes-Côte-d’Azur, FR — 1.7 km E"),
+        ("47.4195,8.5223", "Zürich (Kreis 11), Zürich, Zürich, CH — 0.4 km S"),
         ("51.81126,5.79792", "Hatert, Nijmegen, Gelderland, NL — 2.3 km W"),
         ("38.7045,-9.1950", "Santa Maria de Belém, Lisbon, Lisboa, PT — 0.7 km NE"),
         ("55.5700,12.6170", "Søvang, Dragør, Hovedstaden, DK — 0.1 km NE"),
