@@ -39,29 +39,24 @@ public final class BoundaryTable: Sendable {
     private let owner: (any Sendable)?
 
     /// The table compiled into this binary.
-    public static let bundled: BoundaryTable = {
-        let bytes = UnsafeRawBufferPointer(start: CBoundaryData_table(), count: CBoundaryData_tableSize())
-        do {
-            return try BoundaryTable(
-                view: try UnsafeBoundaryTable(bytes: bytes, name: "the bundled boundary table"), owner: nil)
-        } catch {
-            // The build embeds a table that the test suite opens and checks.
-            preconditionFailure("\(error)")
-        }
-    }()
+    public static let bundled = embedded(
+        CBoundaryData_table(), CBoundaryData_tableSize(), name: "the bundled boundary table")
 
     /// The sea table compiled into this binary: Natural Earth's named seas and oceans (see
     /// ``seaName(_:)``), in a table of their own so that a lookup on land never reads their edges.
-    public static let bundledSeas: BoundaryTable = {
-        let bytes = UnsafeRawBufferPointer(start: CBoundaryData_seaTable(), count: CBoundaryData_seaTableSize())
+    public static let bundledSeas = embedded(
+        CBoundaryData_seaTable(), CBoundaryData_seaTableSize(), name: "the bundled sea table")
+
+    /// A table compiled into this binary, read where it lies (static data, never freed).
+    private static func embedded(_ start: UnsafePointer<UInt8>, _ count: Int, name: String) -> BoundaryTable {
         do {
-            return try BoundaryTable(
-                view: try UnsafeBoundaryTable(bytes: bytes, name: "the bundled sea table"), owner: nil)
+            let bytes = UnsafeRawBufferPointer(start: start, count: count)
+            return try BoundaryTable(view: try UnsafeBoundaryTable(bytes: bytes, name: name), owner: nil)
         } catch {
-            // The build embeds a table that the test suite opens and checks.
+            // The build embeds tables that the test suite opens and checks.
             preconditionFailure("\(error)")
         }
-    }()
+    }
 
     /// The time-zone rules stored with the polygons (`boundaries import --tzdata`); `nil` when the
     /// table has none.
