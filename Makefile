@@ -143,11 +143,17 @@ fuzz: deps ## Fuzz PhotoGPS with libFuzzer (FUZZ_SECONDS=..., FUZZ_JOBS=...)
 # ../shared/geonames, where CI keeps the dumps the committed table was made from. The official dumps
 # are at https://download.geonames.org/export/dump/ (see CONTRIBUTING.md, "Rebuilding the tables").
 # PLACES_TABLE is where it goes; .ci/run writes a scratch one and compares it with the committed.
+# The names table of --lang is built alike from the name lists in NAMES (GeoNames alternate names
+# and Unicode CLDR, see docs/places.md, "Names in the reader's language") into NAMES_TABLE.
 GEONAMES ?= ../shared/geonames
 GEONAMES_DATE ?= 2026-07-28
 PLACES_TABLE ?= Sources/CGeoNamesData/places.table
-places: build ## Rebuild the bundled place table from GeoNames dumps (GEONAMES=...)
+NAMES ?= ../shared/names
+NAMES_DATE ?= 2026-12-02
+NAMES_TABLE ?= Sources/CGeoNamesData/names.table
+places: build ## Rebuild the bundled place and names tables (GEONAMES=..., NAMES=...)
 	.build/release/phototag places import --from $(GEONAMES) --output $(PLACES_TABLE) --date $(GEONAMES_DATE)
+	.build/release/phototag places import --names $(NAMES) --output $(NAMES_TABLE) --date $(NAMES_DATE)
 	@[ "$(PLACES_TABLE)" != Sources/CGeoNamesData/places.table ] || touch Sources/CGeoNamesData/places.c
 
 # Rebuild the bundled boundary table from the three boundary GeoJSON files in BOUNDARIES, the

@@ -22,8 +22,8 @@ let package = Package(
         // for every module (`package` access; not a product).
         .target(name: "PhotoTagSupport"),
         .target(name: "PhotoGPS", dependencies: ["CExif", "CExifShim", "PhotoTagSupport"]),
-        // The bundled place table, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
-        .target(name: "CGeoNamesData", exclude: ["places.table"]),
+        // The bundled place and names tables, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
+        .target(name: "CGeoNamesData", exclude: ["places.table", "names.table"]),
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).
         .target(name: "CBoundaryData", exclude: ["boundaries.table"]),
         .target(name: "ReverseGeocoding", dependencies: ["CGeoNamesData", "CBoundaryData", "PhotoTagSupport"]),

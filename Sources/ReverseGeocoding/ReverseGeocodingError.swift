@@ -8,6 +8,8 @@ public enum ReverseGeocodingError: Error, Hashable, Sendable, CustomStringConver
     case cannotWrite(path: String, reason: String)
     /// The file is not a phototag place table (wrong magic, version, byte order or size).
     case notAPlaceTable(path: String, reason: String)
+    /// The file is not a phototag names table (wrong magic, version, byte order, size or checksum).
+    case notANamesTable(path: String, reason: String)
     /// The file is a GeoNames dump, which must be imported before it can be used.
     case geoNamesDumpGiven(path: String)
     /// The import directory has no cities file, or more than one and none was chosen.
@@ -26,6 +28,7 @@ public enum ReverseGeocodingError: Error, Hashable, Sendable, CustomStringConver
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         case .notAPlaceTable(let path, let reason): "\(path) is not a phototag place table (\(reason))"
+        case .notANamesTable(let path, let reason): "\(path) is not a phototag names table (\(reason))"
         case .geoNamesDumpGiven(let path):
             "\(path) is a GeoNames dump, not a phototag place table; build one with 'phototag places import'"
         case .noCitiesFile(let directory, let reason): "no cities file in \(directory): \(reason)"

@@ -85,7 +85,9 @@ enum Options {
 
     // places import and boundaries import
     static let geoNamesFolder = OptionSpec(
-        name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required)")
+        name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required, or --names)")
+    static let namesFolder = OptionSpec(
+        name: "--names", value: "<dir>", help: "Build a names table from this folder of name lists instead")
     static let boundaryFolder = OptionSpec(
         name: "--from", value: "<dir>", help: "Folder with the three GeoJSON files (required, or --seas)")
     static let seasFile = OptionSpec(
@@ -284,8 +286,8 @@ enum Commands {
         name: "places import", summary: "Build a place table from GeoNames dump files", arguments: "",
         maximumArguments: 0,
         options: [
-            Options.geoNamesFolder, Options.tableOutput, Options.cities, Options.importMinPopulation,
-            Options.placesDate, Options.allFeatures,
+            Options.geoNamesFolder, Options.namesFolder, Options.tableOutput, Options.cities,
+            Options.importMinPopulation, Options.placesDate, Options.allFeatures,
             Options.help,
         ],
         epilogue: """
@@ -293,6 +295,15 @@ enum Commands {
             and, for names of regions and countries, admin1CodesASCII.txt, admin2Codes.txt and
             countryInfo.txt, as published at https://download.geonames.org/export/dump/.
             Rows with bad fields are skipped and counted. Use the table with --places <file>.
+
+            With --names instead of --from, the table holds the names --lang reads: the folder
+            holds places.tsv (geonameid, lang, name: GeoNames alternate names), admin1.tsv
+            (CC.ADM1, lang, name), subdivisions.tsv (ISO 3166-2 code, lang, name: Unicode CLDR),
+            admin1-iso3166-2.tsv (CC.ADM1, ISO 3166-2 code) and countries.tsv (country code,
+            lang, name: CLDR), each tab-separated with a header line. A region is named by
+            GeoNames where it has the language, else by CLDR; CLDR names marked as shared with
+            another subdivision (a superscript digit) are left out, and a disambiguation in
+            brackets at the end is dropped.
             """)
 
     static let placesInfo = CommandSpec(

@@ -21,6 +21,10 @@ enum Help {
             Country and admin-1 geometry: Natural Earth (public domain); admin-1 codes: GeoNames, CC BY 4.0
             Puerto Rico's municipios: U.S. Census Bureau cartographic boundaries (public domain)
             Seas: \(BoundaryTable.bundledSeas.seaCount) named seas and oceans, Natural Earth 1:10m marine polygons (public domain)
+            Names (--lang): \(grouped(PlaceNames.bundled.placeCount)) places, \(grouped(PlaceNames.bundled.regionCount)) regions and \
+            \(PlaceNames.bundled.countryCount) countries in \(PlaceNames.bundled.languages.count) languages, as of \(PlaceNames.bundled.date):
+            GeoNames alternate names, CC BY 4.0; Unicode CLDR 41 subdivision names and CLDR 49 country
+            names (through babel 2.19.0, BSD-3-Clause), © Unicode, Inc., under the Unicode License (see NOTICE)
             Time-zone rules: IANA tz database 2026f (public domain)
             EXIF reading: libexif (https://libexif.github.io/), LGPL 2.1 or later, linked in (see NOTICE)
 

@@ -2,7 +2,10 @@ import ReverseGeocoding
 
 /// `phototag places import`'s settings.
 struct ImportOptions: Equatable, Sendable {
-    var directory: String
+    /// The folder of GeoNames dumps; `nil` with ``names``.
+    var directory: String?
+    /// A folder of name lists: the table is a names table (``PlaceNamesBuilder``).
+    var names: String? = nil
     var output: String
     var citiesFile: String? = nil
     var minimumPopulation = 0
@@ -13,12 +16,23 @@ struct ImportOptions: Equatable, Sendable {
 extension ImportOptions {
     /// The settings of a parsed `places import` command line.
     init(_ reader: OptionReader) throws(UsageError) {
-        self.init(
-            directory: try reader.required(Options.geoNamesFolder), output: try reader.required(Options.tableOutput))
+        let names = reader.value(Options.namesFolder)
+        let directory =
+            names == nil ? try reader.required(Options.geoNamesFolder) : reader.value(Options.geoNamesFolder)
+        self.init(directory: directory, names: names, output: try reader.required(Options.tableOutput))
         citiesFile = reader.value(Options.cities)
         minimumPopulation = try reader.count(Options.importMinPopulation, minimum: 0) ?? 0
         date = try reader.date(Options.placesDate)
         allFeatures = reader.has(Options.allFeatures)
+        if names != nil {
+            for (option, given) in [
+                (Options.geoNamesFolder, directory != nil), (Options.cities, citiesFile != nil),
+                (Options.importMinPopulation, minimumPopulation != 0), (Options.allFeatures, allFeatures),
+            ] where given {
+                throw reader.error(
+                    "option '\(option.name)' does not go with '--names' (a names table holds only names)")
+            }
+        }
     }
 }
 
@@ -40,8 +54,12 @@ extension Context {
     /// `phototag places import`: a place table built from GeoNames dumps.
     func importPlaces(_ options: ImportOptions) -> Int32 {
         do {
+            guard let directory = options.directory else {
+                guard let names = options.names else { preconditionFailure("the parser requires --from or --names") }
+                return try importNames(from: names, options)
+            }
             let dump = try GeoNamesImport(
-                directory: options.directory, citiesFile: options.citiesFile,
+                directory: directory, citiesFile: options.citiesFile,
                 minimumPopulation: options.minimumPopulation, populatedPlacesOnly: !options.allFeatures)
             for note in dump.notes { errors.write("phototag: \(note)\n") }
             errors.flush()  // before the long part: the build
@@ -64,5 +82,25 @@ extension Context {
             errors.write("phototag: \(error)\n")
             return PhotoTag.ExitStatus.unreadable
         }
+    }
+
+    /// `phototag places import --names`: a names table, for `--lang`.
+    private func importNames(from folder: String, _ options: ImportOptions) throws(ReverseGeocodingError) -> Int32 {
+        let date = options.date ?? modificationDate(folder + "/places.tsv") ?? "unknown"
+        let builder = try PlaceNamesBuilder(directory: folder, date: date)
+        let table = try builder.build()
+        try PlaceTableBuilder.write(table, to: options.output)
+        let report = builder.report
+        output.write(
+            """
+            imported \(grouped(report.placeNames)) place names, \(grouped(report.regionNames)) region names \
+            and \(grouped(report.subdivisionNames)) more from CLDR subdivisions, \(grouped(report.countryNames)) country names
+            left out \(grouped(report.sharedNamesLeftOut)) CLDR names marked as shared; dropped the brackets of \
+            \(grouped(report.bracketsDropped)); wrote \(grouped(report.serbianLatinNames)) Serbian names in Latin
+            skipped \(grouped(report.badRows)) bad rows and \(grouped(report.repeatedRows)) repeated ones
+            wrote \(options.output) (\(grouped(table.count)) bytes, data of \(date))
+
+            """)
+        return PhotoTag.ExitStatus.success
     }
 }

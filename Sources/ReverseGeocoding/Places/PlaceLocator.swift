@@ -218,9 +218,13 @@ public final class PlaceLocator: Sendable {
     /// Only places that pass `filter` are named (as a place or a city); the boundaries are
     /// answered whatever the filter. The command line uses the borrowing `locate` (`package`) to
     /// write millions of answers without making a `String`.
-    public func answer(_ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard) -> PlaceAnswer
-    {
-        PlaceAnswer(locate(coordinate, filter: filter, rule: rule))
+    /// With `names`, the answer's ``PlaceAnswer/names`` are in their language.
+    public func answer(
+        _ coordinate: Coordinate, filter: PlaceFilter = .none, rule: CityRule = .standard, names: LocalNames? = nil
+    ) -> PlaceAnswer {
+        var location = locate(coordinate, filter: filter, rule: rule)
+        names?.localize(&location)
+        return PlaceAnswer(location)
     }
 
     /// An admin-1 region's name from the place table, when the nearest place is in another region.
@@ -233,13 +237,14 @@ public final class PlaceLocator: Sendable {
 ///
 /// Its string fields are its own. The named place, the city and the country and region names are
 /// borrowed from the locator's place table: the CLI writes them without making a `String`. A
-/// library user calls ``PlaceLocator/answer(_:filter:rule:)``, whose ``PlaceAnswer`` holds them
+/// library user calls ``PlaceLocator/answer(_:filter:rule:names:)``, whose ``PlaceAnswer`` holds them
 /// as strings of its own.
 ///
 /// **Borrowed memory.** The ``PlaceView``s and the `UnsafeRawBufferPointer` names point into the
 /// place table of the locator's ``ReverseGeocoder`` (and the views do not retain it): valid for
 /// the whole process with the bundled tables, and otherwise only while that geocoder lives. The
-/// CLI holds its locator for the whole run.
+/// CLI holds its locator for the whole run. ``names`` point into the names table and into the
+/// ``LocalNames`` that made them, which the CLI holds for the whole run too.
 package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are immutable table memory
     // Guarded by ReverseGeocodingTests/ConcurrencyInvariantTests.locationsMadeOnManyThreadsReadTheSameOnAnother.
     /// What the country, region and zone are based on.
@@ -270,12 +275,30 @@ package struct UnsafeLocation: @unchecked Sendable {  // the borrowed bytes are 
     package var timeZone: String?
     /// Where two zones overlap on purpose, the one that is not ``timeZone``; `nil` elsewhere.
     package var otherTimeZone: String?
+    /// With a language (``LocalNames/localize(_:)``), the names in it; `nil` without one.
+    package var names: Names?
+
+    /// The names of a location in the reader's language (``LocalNames/localize(_:)``), each
+    /// falling back to the GeoNames name of the field it stands for, as UTF-8 borrowed from the
+    /// names table or the place table.
+    package struct Names {
+        /// The language asked for, as a BCP 47 tag (`de-AT`), borrowed from the ``LocalNames``.
+        package var language: UnsafeRawBufferPointer
+        /// The named place's name; `nil` without one.
+        package var place: UnsafeRawBufferPointer?
+        /// The city's name; `nil` without one.
+        package var city: UnsafeRawBufferPointer?
+        /// The point's admin-1 region's name; `nil` without one.
+        package var admin1: UnsafeRawBufferPointer?
+        /// The point's country's name; `nil` without one (at sea).
+        package var country: UnsafeRawBufferPointer?
+    }
 
     /// An answer based on `basis` with every field unknown.
     package init(basis: Basis) { self.basis = basis }
 }
 
-/// The answer of ``PlaceLocator/answer(_:filter:rule:)``: where a point is, with names that are
+/// The answer of ``PlaceLocator/answer(_:filter:rule:names:)``: where a point is, with names that are
 /// strings of its own, valid after the locator is gone.
 public struct PlaceAnswer: Hashable, Sendable {
     /// What the country, region and zone are based on.
@@ -309,6 +332,9 @@ public struct PlaceAnswer: Hashable, Sendable {
     public var admin2: String?
     /// The IANA time zone of the point (`Europe/Paris`); `nil` when unknown.
     public var timeZone: String?
+    /// The names in the reader's language, for a locator asked with one
+    /// (``PlaceLocator/answer(_:filter:rule:names:)``); `nil` otherwise.
+    public var names: Names? = nil
     /// Where two zones overlap on purpose (Asia/Urumqi and Asia/Shanghai in Xinjiang), the one that
     /// is not ``timeZone``; `nil` elsewhere. A photo's own offset can choose between them (see
     /// ``CaptureTime/resolve(dateTimeOriginal:subSeconds:offsetTimeOriginal:offsetSource:gpsTimestamp:zone:otherZone:rules:)``).
@@ -344,6 +370,32 @@ public struct PlaceAnswer: Hashable, Sendable {
         admin2 = text(location.admin2)
         timeZone = location.timeZone
         otherTimeZone = location.otherTimeZone
+        names = location.names.map {
+            Names(
+                language: String(decoding: $0.language, as: UTF8.self), place: text($0.place), city: text($0.city),
+                admin1: text($0.admin1),
+                country: text($0.country))
+        }
+    }
+
+    /// The names of an answer in the reader's language (``LocalNames``): each field falls back,
+    /// through the language's fallbacks, to the GeoNames name of the field it stands for.
+    public struct Names: Hashable, Sendable {
+        /// The language asked for, as a BCP 47 tag (`de-AT`).
+        public var language: String
+        /// The named place's name (`München`); `nil` without a named place.
+        public var place: String?
+        /// The city's name; `nil` without a city.
+        public var city: String?
+        /// The point's admin-1 region's name (`Bayern`); `nil` when unknown.
+        public var admin1: String?
+        /// The point's country's name (`Deutschland`); `nil` when unknown (at sea).
+        public var country: String?
+
+        /// Names of an answer, as ``PlaceLocator/answer(_:filter:rule:names:)`` gives them.
+        public init(language: String, place: String?, city: String?, admin1: String?, country: String?) {
+            (self.language, self.place, self.city, self.admin1, self.country) = (language, place, city, admin1, country)
+        }
     }
 
     /// The city when it is not the named place itself.

@@ -1,4 +1,5 @@
 import Foundation
+import ReverseGeocoding
 import TestSupport
 import Testing
 
@@ -84,6 +85,40 @@ import Testing
             #expect(result.status == 2, "\(arguments)")
             #expect(result.errors.contains("not a regular file"), "\(arguments): \(result.errors)")
         }
+    }
+
+    /// `places import --names`: the names table of `--lang`, from a folder of name lists.
+    @Test func namesAreImportedIntoATableOfTheirOwn() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let lists = [
+            "places.tsv": "geonameid\tlang\tname\n2867714\tde\tMünchen\n2867714\tsr\tМинхен\nbad row\n",
+            "admin1.tsv": "admin1_code\tlang\tname\nDE.02\tde\tBayern\n",
+            "subdivisions.tsv": "iso_3166_2\tlang\tname\nDE-BY\tja\tバイエルン自由州\nDE-BY\tnl\tBeieren²\n",
+            "admin1-iso3166-2.tsv": "admin1_code\tiso_3166_2\nDE.02\tDE-BY\n",
+            "countries.tsv": "country_code\tlang\tname\nDE\tde\tDeutschland\n",
+        ]
+        for (name, text) in lists { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+        let output = directory + "/names.table"
+        let result = run("places", "import", "--names", directory, "--output", output, "--date=2026-12-02")
+        #expect(result.errors == "" && result.status == 0)
+        let size = try Data(contentsOf: URL(fileURLWithPath: output)).count
+        #expect(
+            result.output == """
+                imported 2 place names, 1 region names and 1 more from CLDR subdivisions, 1 country names
+                left out 1 CLDR names marked as shared; dropped the brackets of 0; wrote 1 Serbian names in Latin
+                skipped 1 bad rows and 0 repeated ones
+                wrote \(output) (\(grouped(size)) bytes, data of 2026-12-02)
+
+                """)
+        let names = try PlaceNames(tableBytes: Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+        #expect(names.localized(NameLanguage("sr-Latn")!).placeName(geonameId: 2_867_714) == "Minhen")
+        for extra in [["--from", directory], ["--cities", "x.txt"], ["--all-features"]] {
+            let refused = GeocodeInputTests.run(["places", "import", "--names", directory, "--output", output] + extra)
+            #expect(refused.status == 64 && refused.errors.contains("does not go with '--names'"), "\(refused.errors)")
+        }
+        let missing = run("places", "import", "--names", directory + "/none", "--output", output)
+        #expect(missing.status == 2 && missing.errors.contains("cannot read"), "\(missing.errors)")
     }
 
     @Test func importFailuresExitWith2() {
