@@ -98,11 +98,14 @@ public enum PhotoTag {
         case .version:
             output.write(Help.version)
             return ExitStatus.success
-        case .locate(let options):
+        case .locate(var options):
+            options.place.resolveLanguage(environment)
             return context.locate(options, input: input)
-        case .scan(let options):
+        case .scan(var options):
+            options.place.resolveLanguage(environment)
             return context.scan(options, input: input)
-        case .geocode(let options):
+        case .geocode(var options):
+            options.place.resolveLanguage(environment)
             return context.geocode(options, input: input)
         case .placesImport(let options):
             return context.importPlaces(options)

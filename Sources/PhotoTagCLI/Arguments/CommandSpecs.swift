@@ -1,3 +1,5 @@
+import ReverseGeocoding
+
 /// The specifications of every command: parsing, help, completions and the man page all come
 /// from these, so they cannot drift apart.
 /// Every option of every command, once: the specs below list them, the parser matches them,
@@ -26,6 +28,14 @@ enum Options {
     static let minPopulation = OptionSpec(
         name: "--min-population", value: "<n>", help: "Name only places with at least n people")
     static let noPlace = OptionSpec(name: "--no-place", help: "Skip the place lookup")
+    static let lang = OptionSpec(
+        name: "--lang", value: "<lang>",
+        help: "Also name places in this language (de, pt-BR, zh-Hant…; auto: the locale's)")
+
+    /// What the completions offer for `--lang` (any tag is taken): `auto` and the languages of the
+    /// bundled names. Not the option's `choices`, which every command line would then read from
+    /// the names table, with or without `--lang`.
+    static var languageWords: [String] { ["auto"] + PlaceNames.bundled.languages.filter { !$0.contains("-") } }
     static let quiet = OptionSpec(
         name: "--quiet", short: "-q", help: "No warnings, per-file errors or progress on stderr")
     static let progress = OptionSpec(
@@ -122,7 +132,7 @@ enum Commands {
         Options.quiet,
     ]
     static let placeOptions = [
-        Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.noPlace,
+        Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.lang, Options.noPlace,
     ]
     static let selectionOptions = [
         Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar, Options.withGPS,

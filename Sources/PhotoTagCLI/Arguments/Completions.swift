@@ -30,6 +30,7 @@ extension Manual {
     static func completion(ofValueOf option: OptionSpec) -> Completion? {
         guard let value = option.value else { return nil }
         if let choices = option.choices { return .words(choices) }
+        if option == Options.lang { return .words(Options.languageWords) }
         if value.hasPrefix("<file") { return .files }
         if value.hasPrefix("<dir") { return .directories }
         return .nothing

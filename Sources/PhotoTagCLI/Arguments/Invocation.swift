@@ -350,8 +350,19 @@ struct OptionReader {
         }
         options.filter.minimumPopulation = try count(Options.minPopulation, minimum: 0) ?? 0
         options.skip = has(Options.noPlace)
+        if let value = value(Options.lang) {
+            if value.lowercased() == "auto" {
+                options.language = .auto
+            } else if let language = NameLanguage(value) {
+                options.language = .tag(language)
+            } else {
+                throw error(
+                    "option '\(Options.lang.name)' needs a language tag such as de, de-AT, zh-Hant or auto, not '\(value)'"
+                )
+            }
+        }
         if options.skip {
-            for option in [Options.places, Options.nearest, Options.maxDistance, Options.minPopulation]
+            for option in [Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.lang]
             where has(option) {
                 throw error("'\(Options.noPlace.name)' and '\(option.name)' exclude each other")
             }

@@ -114,6 +114,19 @@ enum Manual {
             area of influence covers the point). At sea no country is given, the nearest place is
             named and a warning says so; basis is then "nearest", as with a place table of one's own
             (\\-\\-places).
+            .SH NAMES IN THE READER'S LANGUAGE
+            By default every name is GeoNames' own, so that scripts get the same output everywhere.
+            With \\-\\-lang LANG (locate, scan and geocode) text names the place, city, region and
+            country in LANG (M\\(:unchen, Bayern, Deutschland); JSON and NDJSON records gain
+            place.names (lang, place, city, admin1, country), and CSV and GeoJSON the columns
+            place_local_lang, place_name_local, place_city_name_local, place_admin1_local and
+            place_country_local; GeoNames' own fields are unchanged. LANG is a BCP 47 tag or a
+            locale: de, de\\-AT, de_AT.UTF\\-8, zh\\-Hant, zh\\-TW, pt\\-BR, sr\\-Latn; auto reads
+            LC_ALL, LC_MESSAGES and LANG, in that order (C, POSIX or none: English). Each name falls
+            back from the locale (de\\-AT) to its language (de), then to the GeoNames name: zh\\-TW
+            tries zh\\-Hant\\-TW, zh\\-TW, zh\\-Hant, then zh. A region is named by GeoNames where it
+            has the language, else by Unicode CLDR. About 24,000 larger places have names in other
+            languages; smaller ones keep their GeoNames name.
             .SH CAPTURE TIME
             A camera's clock (DateTimeOriginal) has no time zone. time.utc is that clock less an
             offset found, in this order: the photo's own OffsetTimeOriginal (offsetSource exif), or
@@ -136,6 +149,9 @@ enum Manual {
             .TP
             .B NO_COLOR
             When set and not empty, text output is never coloured.
+            .TP
+            .B LC_ALL, LC_MESSAGES, LANG
+            The language of \\-\\-lang auto (the first set and not empty); otherwise unused.
             .SH DATA
             Place data \\(co GeoNames (geonames.org), CC BY 4.0,
             https://creativecommons.org/licenses/by/4.0/.
@@ -144,7 +160,10 @@ enum Manual {
             (https://opendatacommons.org/licenses/odbl/1-0/); the boundary table is a derivative
             database offered under the same licence. Country and admin-1 geometry: Natural Earth
             (public domain); Puerto Rico's municipios: U.S. Census Bureau (public domain). Sea
-            names and areas: Natural Earth 1:10m marine polygons (public domain).
+            names and areas: Natural Earth 1:10m marine polygons (public domain). Names in other
+            languages: GeoNames alternate names (CC BY 4.0); Unicode CLDR 41 subdivision names and
+            CLDR 49 country names (through babel 2.19.0, BSD\\-3\\-Clause), \\(co Unicode, Inc., under
+            the Unicode License (its notice is in NOTICE, installed in share/doc/phototag).
             Time-zone rules: the IANA tz database 2026f (public domain). EXIF reading: libexif,
             LGPL 2.1 or later (https://libexif.github.io/).
 

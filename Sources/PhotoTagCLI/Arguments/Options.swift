@@ -19,6 +19,26 @@ struct PlaceOptions: Equatable, Sendable {
     var filter = PlaceFilter.none
     /// Skip the lookup altogether.
     var skip = false
+    /// `--lang`: the language to name places in as well; `nil` for GeoNames' names alone.
+    var language: LanguageChoice? = nil
+    /// The names of ``language`` (``resolveLanguage(_:)``); `nil` without one.
+    var names: LocalNames? = nil
+
+    /// Sets ``names`` from ``language``: `auto` reads the locale of `environment`
+    /// (``NameLanguage/fromEnvironment(_:)``).
+    mutating func resolveLanguage(_ environment: Environment) {
+        switch language {
+        case nil: names = nil
+        case .auto: names = PlaceNames.bundled.localized(NameLanguage.fromEnvironment(environment.variables))
+        case .tag(let language): names = PlaceNames.bundled.localized(language)
+        }
+    }
+}
+
+/// What `--lang` asks for: a language, or the locale's (`auto`).
+enum LanguageChoice: Equatable, Sendable {
+    case auto
+    case tag(NameLanguage)
 }
 
 /// How records are written (shared by locate, scan and geocode).

@@ -334,8 +334,8 @@ struct GeocodeRun {
                     case .success(let coordinate) = parsed, let geocoder, !place.skip, place.nearest == nil,
                     !formatter.nearby
                 {
-                    let location = geocoder.locate(coordinate, filter: place.filter)
-                    if TextLine.appendPlaced(coordinate, location, to: result.bytes) {
+                    let location = place.locate(coordinate, in: geocoder)
+                    if TextLine.appendPlaced(coordinate, location, names: place.names, to: result.bytes) {
                         result.bytes.append(0x0A)
                         result.records += 1
                         continue
@@ -345,11 +345,11 @@ struct GeocodeRun {
                 if formatter.format == .csv, case .success(let coordinate) = parsed, let geocoder, !place.skip,
                     place.nearest == nil, !formatter.nearby
                 {
-                    let location = geocoder.locate(coordinate, filter: place.filter)
+                    let location = place.locate(coordinate, in: geocoder)
                     if place.unplaced(location) { result.placeless = true }
                     CoordinateRecord.writeCSV(
                         coordinate: coordinate, location: location, line: line.number, input: input,
-                        guardFormulas: formatter.guardFormulas, to: result.bytes)
+                        guardFormulas: formatter.guardFormulas, local: formatter.localColumns, to: result.bytes)
                     result.records += 1
                     continue
                 }
@@ -358,7 +358,7 @@ struct GeocodeRun {
                     // lookup: no ``Record`` made, wrapped and copied down the format's switch.
                     if let geocoder, !place.skip, place.nearest == nil, !formatter.nearby {
                         // ``PlaceOptions/lookUp(_:in:)`` without `nearby`: the answer alone.
-                        let location = geocoder.locate(coordinate, filter: place.filter)
+                        let location = place.locate(coordinate, in: geocoder)
                         if place.unplaced(location) { result.placeless = true }
                         CoordinateRecord.writeCompact(
                             coordinate: coordinate, location: location, line: line.number, input: input,

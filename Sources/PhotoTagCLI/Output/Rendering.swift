@@ -23,8 +23,11 @@ struct RecordFormatter: Sendable {
     /// Whether records are photos (`file` first) or coordinates.
     let photos: Bool
     /// How places were looked up: text says `no place within N km` under `--max-distance`, and
-    /// nothing after a photo's coordinates under `--no-place`.
+    /// nothing after a photo's coordinates under `--no-place`; with `--lang`, it names places in
+    /// the reader's language.
     var place = PlaceOptions()
+    /// Whether the flat formats have the columns of `--lang`.
+    var localColumns: Bool { place.names != nil }
     /// How text shows coordinates (`--coordinates`); the other formats are always decimal.
     var coordinates = CoordinateStyle.decimal
     /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
@@ -118,8 +121,10 @@ struct RecordFormatter: Sendable {
             write(record, to: &json)
         case .csv:
             switch record {
-            case .photo(let photo): photo.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas)
-            case .coordinate(let point): point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas)
+            case .photo(let photo):
+                photo.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, local: localColumns)
+            case .coordinate(let point):
+                point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, local: localColumns)
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
@@ -158,8 +163,8 @@ struct RecordFormatter: Sendable {
         }
         json.key("properties")
         switch record {
-        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby)
-        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby)
+        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby, local: localColumns)
+        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby, local: localColumns)
         }
         json.endObject()
     }
@@ -182,7 +187,7 @@ struct RecordFormatter: Sendable {
                 let shown = coordinateText(fix.latitude, fix.longitude, style: coordinates)
                 // Names from a table imported by the user may hold control bytes: escaped, as file
                 // names are, so that they neither break the line nor reach the terminal.
-                if let label = photo.place.answer.flatMap(placeLabel) {
+                if let label = photo.place.answer.flatMap({ placeLabel($0, names: place.names) }) {
                     rest = style.paint(padded(shown, 23), "32") + "  " + escapingControls(label)
                 } else if place.skip {
                     rest = style.paint(shown, "32")
@@ -209,7 +214,7 @@ struct RecordFormatter: Sendable {
                 let coordinate = point.coordinate!
                 line = style.paint(
                     padded(coordinateText(coordinate.latitude, coordinate.longitude, style: coordinates), 23), "32")
-                if let label = point.place.answer.flatMap(placeLabel) {
+                if let label = point.place.answer.flatMap({ placeLabel($0, names: place.names) }) {
                     line += "  " + escapingControls(label)
                 } else {
                     line += "  " + unplacedText(point.place.answer)
@@ -228,7 +233,10 @@ struct RecordFormatter: Sendable {
             return escapingControls(sea) + " — " + style.paint(noPlaceText, "2")
         }
         if place.filter == .none, let answer, let country = answer.country, !country.isEmpty {
-            let parts = [answer.admin1, country, answer.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+            let local = answer.names
+            let parts = [local?.admin1 ?? answer.admin1, local?.country ?? country, answer.countryCode].compactMap {
+                $0
+            }.filter { !$0.isEmpty }
             return escapingControls(parts.joined(separator: ", "))
         }
         var text = style.paint(noPlaceText, "2")
@@ -257,8 +265,8 @@ struct RecordFormatter: Sendable {
             (byteOrderMark ? [0xEF, 0xBB, 0xBF] : [])
                 + csvRow(
                     photos
-                        ? CSVColumns.photo(nearby: nearbyColumns)
-                        : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns))
+                        ? CSVColumns.photo(nearby: nearbyColumns, local: localColumns)
+                        : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns, local: localColumns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson, .svg, .html: []
         }
@@ -269,8 +277,8 @@ struct RecordFormatter: Sendable {
     func columnTypes() -> [UInt8] {
         let types =
             photos
-            ? CSVColumns.photoTypes(nearby: nearbyColumns)
-            : CSVColumns.coordinateTypes(nearby: nearbyColumns, input: inputColumns)
+            ? CSVColumns.photoTypes(nearby: nearbyColumns, local: localColumns)
+            : CSVColumns.coordinateTypes(nearby: nearbyColumns, input: inputColumns, local: localColumns)
         return csvRow(types)
     }
 

@@ -31,19 +31,28 @@ import Testing
     static func recordLine(_ formatter: RecordFormatter, _ coordinate: Coordinate, line: Int) -> [UInt8] {
         var record = CoordinateRecord(line: line)
         record.coordinate = coordinate
-        record.place = PlaceOptions().lookUp(coordinate, in: PlaceLocator.bundled)
+        record.place = formatter.place.lookUp(coordinate, in: PlaceLocator.bundled)
         let out = ByteBuffer(capacity: 512)
         formatter.append(.coordinate(record), at: 1, to: out)
         return out.bytes
     }
 
-    @Test func theTextLineIsWhatTheRecordRenders() {
-        let formatter = RecordFormatter(format: .text, nearby: false, style: TextStyle(enabled: false), photos: false)
+    /// The place options without `--lang`, and with it in German and Japanese.
+    static let languages: [PlaceOptions] = [nil, "de", "ja"].map { tag in
+        var options = PlaceOptions()
+        options.names = tag.flatMap(NameLanguage.init).map(PlaceNames.bundled.localized)
+        return options
+    }
+
+    @Test(arguments: languages)
+    func theTextLineIsWhatTheRecordRenders(_ place: PlaceOptions) {
+        var formatter = RecordFormatter(format: .text, nearby: false, style: TextStyle(enabled: false), photos: false)
+        formatter.place = place
         var fast = 0
         for coordinate in Self.points(4000, seed: 17) {
-            let location = PlaceLocator.bundled.locate(coordinate, filter: .none)
+            let location = place.locate(coordinate, in: PlaceLocator.bundled)
             let out = ByteBuffer(capacity: 512)
-            guard TextLine.appendPlaced(coordinate, location, to: out) else { continue }
+            guard TextLine.appendPlaced(coordinate, location, names: place.names, to: out) else { continue }
             fast += 1
             out.append(0x0A)
             let expected = Self.recordLine(formatter, coordinate, line: 1)
@@ -57,17 +66,20 @@ import Testing
         }
     }
 
-    @Test func theCSVRowIsWhatTheRecordWrites() {
-        let formatter = RecordFormatter(format: .csv, nearby: false, style: TextStyle(enabled: false), photos: false)
+    @Test(arguments: languages)
+    func theCSVRowIsWhatTheRecordWrites(_ place: PlaceOptions) {
+        var formatter = RecordFormatter(format: .csv, nearby: false, style: TextStyle(enabled: false), photos: false)
+        formatter.place = place
         let input = InputValues(names: ["id", "note"], values: ["7", "=x, \"y\""])
         for (index, coordinate) in Self.points(2000, seed: 23).enumerated() {
-            let location = PlaceLocator.bundled.locate(coordinate, filter: .none)
+            let location = place.locate(coordinate, in: PlaceLocator.bundled)
             let out = ByteBuffer(capacity: 1024)
             CoordinateRecord.writeCSV(
-                coordinate: coordinate, location: location, line: index, input: input, guardFormulas: true, to: out)
+                coordinate: coordinate, location: location, line: index, input: input, guardFormulas: true,
+                local: place.names != nil, to: out)
             var record = CoordinateRecord(line: index, input: input)
             record.coordinate = coordinate
-            record.place = PlaceOptions().lookUp(coordinate, in: PlaceLocator.bundled)
+            record.place = place.lookUp(coordinate, in: PlaceLocator.bundled)
             let expected = ByteBuffer(capacity: 1024)
             formatter.append(.coordinate(record), at: 1, to: expected)
             #expect(out.bytes == expected.bytes, "\(String(decoding: out.bytes, as: UTF8.self))")
@@ -79,7 +91,7 @@ import Testing
         let input = InputValues(names: ["a", "b", "c", "d"], values: ["plain", "say \"hi\", twice", "-12", "@x\ny"])
         var record = CoordinateRecord(line: 3, input: input)
         record.error = "bad"
-        record.writeCSV(to: out, nearby: 0, guardFormulas: true)
+        record.writeCSV(to: out, nearby: 0, guardFormulas: true, local: false)
         let rows = try parseCSV(String(decoding: out.bytes, as: UTF8.self))
         #expect(rows.count == 1)
         #expect(rows[0].suffix(4) == ["plain", "say \"hi\", twice", "-12", "'@x\ny"])

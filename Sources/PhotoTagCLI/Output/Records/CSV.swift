@@ -14,41 +14,46 @@ enum CSVColumns {
     static let photo = photo(nearby: 0)
     static let coordinate = coordinate(nearby: 0)
 
-    /// A photo record's columns, with those of `count` nearby places after `place`.
-    static func photo(nearby count: Int) -> [String] {
-        names(nearby: count) {
+    /// A photo record's columns, with those of `count` nearby places after `place`, and with
+    /// `local` (`--lang`) the place's names in the reader's language.
+    static func photo(nearby count: Int, local: Bool = false) -> [String] {
+        names(nearby: count, local: local) {
             PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &$0)
         }
     }
 
     /// A coordinate record's columns, with those of `count` nearby places after `place`.
-    static func coordinate(nearby count: Int) -> [String] {
-        names(nearby: count) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
+    static func coordinate(nearby count: Int, local: Bool = false) -> [String] {
+        names(nearby: count, local: local) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
     }
 
-    /// ``coordinate(nearby:)`` with the columns of an input table after them (``InputTable``).
-    static func coordinate(nearby count: Int, input: [String]) -> [String] {
-        coordinate(nearby: count) + input.map(flatInputName)
+    /// ``coordinate(nearby:local:)`` with the columns of an input table after them (``InputTable``).
+    static func coordinate(nearby count: Int, input: [String], local: Bool) -> [String] {
+        coordinate(nearby: count, local: local) + input.map(flatInputName)
     }
 
     /// The names of the fields `walk` visits.
-    private static func names(nearby count: Int = 0, _ walk: (inout ColumnNames) -> Void) -> [String] {
-        var names = ColumnNames(nearbyCount: count)
+    private static func names(
+        nearby count: Int = 0, local: Bool = false, _ walk: (inout ColumnNames) -> Void
+    )
+        -> [String]
+    {
+        var names = ColumnNames(nearbyCount: count, localColumns: local)
         walk(&names)
         return names.names
     }
 
     /// The types of ``photo(nearby:)``'s columns, as GDAL's `.csvt` file names them (`Integer`,
     /// `Real`, `String`), so that a column keeps its type when every value in it is empty.
-    static func photoTypes(nearby count: Int) -> [String] {
-        var names = ColumnNames(nearbyCount: count)
+    static func photoTypes(nearby count: Int, local: Bool) -> [String] {
+        var names = ColumnNames(nearbyCount: count, localColumns: local)
         PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &names)
         return names.types
     }
 
     /// The types of ``coordinate(nearby:input:)``'s columns.
-    static func coordinateTypes(nearby count: Int, input: [String]) -> [String] {
-        var names = ColumnNames(nearbyCount: count)
+    static func coordinateTypes(nearby count: Int, input: [String], local: Bool) -> [String] {
+        var names = ColumnNames(nearbyCount: count, localColumns: local)
         CoordinateRecord().visitFields(nearby: count > 0, &names)
         return names.types + input.map { _ in "String" }
     }
@@ -58,12 +63,13 @@ enum CSVColumns {
 /// `.csvt` names them.
 private struct ColumnNames: RecordVisitor {
     var nearbyCount: Int
+    let localColumns: Bool
     var names: [String] = []
     var types: [String] = []
     private var prefix = ""
     private var nearbyOnly = false
 
-    init(nearbyCount: Int) { self.nearbyCount = nearbyCount }
+    init(nearbyCount: Int, localColumns: Bool) { (self.nearbyCount, self.localColumns) = (nearbyCount, localColumns) }
 
     mutating func field(_ key: FieldKey, _ value: FieldValue) {
         guard !nearbyOnly || key.nearbyColumn else { return }
@@ -129,22 +135,27 @@ struct CSVRowWriter: RecordVisitor {
     /// Whether text cells that a spreadsheet would take for a formula are defused
     /// (``CSVFormulaGuard``).
     let guardFormulas: Bool
+    /// Whether the row has the columns of `--lang`.
+    let localColumns: Bool
     private var first = true
     private var nearbyOnly = false
 
     /// Calls `body` with a writer of one row to `out`, and ends the row (CRLF).
     @inline(__always)
-    static func writing(to out: ByteBuffer, nearby: Int, guardFormulas: Bool, _ body: (inout Self) -> Void) {
-        var writer = Self(out: out, nearbyCount: nearby, guardFormulas: guardFormulas)
+    static func writing(
+        to out: ByteBuffer, nearby: Int, guardFormulas: Bool, local: Bool, _ body: (inout Self) -> Void
+    ) {
+        var writer = Self(out: out, nearbyCount: nearby, guardFormulas: guardFormulas, localColumns: local)
         body(&writer)
         out.append(0x0D)
         out.append(0x0A)
     }
 
-    private init(out: ByteBuffer, nearbyCount: Int, guardFormulas: Bool) {
+    private init(out: ByteBuffer, nearbyCount: Int, guardFormulas: Bool, localColumns: Bool) {
         self.out = out
         self.nearbyCount = nearbyCount
         self.guardFormulas = guardFormulas
+        self.localColumns = localColumns
     }
 
     /// The comma before every cell but the first.
@@ -276,19 +287,20 @@ enum CSVFormulaGuard {
 }
 
 extension PhotoRecord {
-    /// Appends the record's CSV row (``CSVColumns/photo(nearby:)``, for `count` nearby places).
-    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool) {
-        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas) { writer in
+    /// Appends the record's CSV row (``CSVColumns/photo(nearby:local:)``, for `count` nearby
+    /// places, with the columns of `--lang` when `local`).
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, local: Bool) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, local: local) { writer in
             withTexts(&writer) { record, texts, writer in record.visitFields(texts, nearby: count > 0, &writer) }
         }
     }
 }
 
 extension CoordinateRecord {
-    /// Appends the record's CSV row (``CSVColumns/coordinate(nearby:)``, for `count` nearby
-    /// places).
-    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool) {
-        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas) { writer in
+    /// Appends the record's CSV row (``CSVColumns/coordinate(nearby:local:)``, for `count` nearby
+    /// places, with the columns of `--lang` when `local`).
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, local: Bool) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, local: local) { writer in
             visitFields(nearby: count > 0, &writer)
         }
     }
@@ -298,10 +310,10 @@ extension CoordinateRecord {
     /// writes NDJSON): no record made and copied.
     static func writeCSV(
         coordinate: Coordinate, location: borrowing UnsafeLocation, line: Int?, input: InputValues?,
-        guardFormulas: Bool, to out: ByteBuffer
+        guardFormulas: Bool, local: Bool, to out: ByteBuffer
     ) {
         withUnsafePointer(to: location) { location in
-            CSVRowWriter.writing(to: out, nearby: 0, guardFormulas: guardFormulas) { writer in
+            CSVRowWriter.writing(to: out, nearby: 0, guardFormulas: guardFormulas, local: local) { writer in
                 visitFields(
                     coordinate: coordinate, atSea: location.pointee.atSea, error: nil, line: line, input: input,
                     &writer

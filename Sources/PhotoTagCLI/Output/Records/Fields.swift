@@ -28,8 +28,17 @@ struct FieldKey: ExpressibleByStringLiteral {
     let name: StaticString
     /// Whether the flat formats give the field for each nearby place too (`nearby_1_name`).
     var nearbyColumn = false
+    /// The name the flat name is made from, when it is not ``name`` (`nameLocal` for the `place`
+    /// of `names`, the column `place_name_local`).
+    var flat: StaticString? = nil
 
     init(stringLiteral name: StaticString) { self.name = name }
+
+    /// A field whose flat name is made from `flat` rather than `name`.
+    init(_ name: StaticString, flat: StaticString) {
+        self.name = name
+        self.flat = flat
+    }
 
     /// A place field that the flat formats also give for each nearby place.
     static func alsoNearby(_ name: StaticString) -> FieldKey {
@@ -42,7 +51,7 @@ struct FieldKey: ExpressibleByStringLiteral {
     /// (`place_` + `admin1Code` is `place_admin1_code`).
     func flatName(prefix: String) -> String {
         var bytes = Array(prefix.utf8)
-        Self.forEachSnakeCaseByte(name) { bytes.append($0) }
+        Self.forEachSnakeCaseByte(flat ?? name) { bytes.append($0) }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -91,11 +100,17 @@ protocol FieldVisitor {
     /// by place (``PlaceFragments``), in two runs, `0` and `1`. The others visit `body`.
     @inline(__always)
     mutating func namedPlaceRun(_ run: Int, _ body: (inout Self) -> Void)
+    /// Whether the place has the names of `--lang` (``PlaceFields``'s `names`) even when it has
+    /// none: the flat formats' columns, which every row has under `--lang`. The JSON formats
+    /// write `names` where the answer has them.
+    var localColumns: Bool { get }
 }
 
 extension FieldVisitor {
     @inline(__always)
     mutating func namedPlaceRun(_ run: Int, _ body: (inout Self) -> Void) { body(&self) }
+
+    var localColumns: Bool { false }
 }
 
 /// A visitor of whole records: it also writes their place, nearby places and warnings.
@@ -308,6 +323,8 @@ struct AnsweredPlace: PlaceSource {
     var timeZone: UnsafeRawBufferPointer? = nil
     /// At sea, the named sea that contains the point.
     var sea: UnsafeRawBufferPointer? = nil
+    /// With `--lang`, the names in the reader's language.
+    var names: UnsafeLocation.Names? = nil
     /// `nil` for the empty place of the flat formats.
     var basis: UnsafeLocation.Basis? = nil
 
@@ -327,6 +344,7 @@ struct AnsweredPlace: PlaceSource {
         (answer.admin1, answer.admin2, answer.country) = (location.admin1, location.admin2, location.country)
         answer.basis = location.basis
         answer.sea = location.sea
+        answer.names = location.names
         withUTF8(location.admin1Code) { admin1Code in
             withUTF8(location.countryCode) { countryCode in
                 withUTF8(location.timeZone) { timeZone in
@@ -399,5 +417,16 @@ enum PlaceFields {
             "basis",
             s.pick({ .literal($0.basis.map { $0 == .boundaries ? "boundaries" : "nearest" }) }, { _ in .literal(nil) }))
         v.field("sea", s.pick({ .text($0.sea) }, { _ in .text(nil) }))
+        // With `--lang`: the names in the reader's language (`names` in JSON; in the flat
+        // formats `place_local_lang`, `place_name_local`, `place_city_name_local`…).
+        let names = s.pick({ $0.names }, { _ in nil })
+        guard names != nil || v.localColumns else { return }
+        v.object("names", flatPrefix: "", present: names != nil) { v in
+            v.field(FieldKey("lang", flat: "localLang"), .text(names?.language))
+            v.field(FieldKey("place", flat: "nameLocal"), .text(names?.place))
+            v.field(FieldKey("city", flat: "cityNameLocal"), .text(names?.city))
+            v.field(FieldKey("admin1", flat: "admin1Local"), .text(names?.admin1))
+            v.field(FieldKey("country", flat: "countryLocal"), .text(names?.country))
+        }
     }
 }

@@ -14,10 +14,13 @@ struct FlatFieldWriter: RecordVisitor {
     var names: IndexingIterator<[String]>
     /// Whether a nearby place is being written: only its ``FieldKey/nearbyColumn`` fields.
     private var nearbyOnly = false
+    /// Whether the record has the properties of `--lang`.
+    let localColumns: Bool
 
-    init(json: JSONWriter, names: [String]) {
+    init(json: JSONWriter, names: [String], local: Bool) {
         self.json = json
         self.names = names.makeIterator()
+        localColumns = local
     }
 
     private mutating func key() { json.key(named: names.next() ?? "") }
@@ -66,10 +69,11 @@ struct FlatFieldWriter: RecordVisitor {
 }
 
 extension PhotoRecord {
-    /// Writes the record as flat GeoJSON `properties` (``CSVColumns/photo``).
-    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
-        let names = nearby ? CSVColumns.photo(nearby: place.nearby?.count ?? 0) : CSVColumns.photo
-        var writer = FlatFieldWriter(json: json, names: names)
+    /// Writes the record as flat GeoJSON `properties` (``CSVColumns/photo``; with `local`, `--lang`'s too).
+    func writeProperties(to json: inout JSONWriter, nearby: Bool, local: Bool) {
+        let names =
+            nearby || local ? CSVColumns.photo(nearby: place.nearby?.count ?? 0, local: local) : CSVColumns.photo
+        var writer = FlatFieldWriter(json: json, names: names, local: local)
         withTexts(&writer) { record, texts, writer in
             writer.json.beginObject()
             record.visitFields(texts, nearby: nearby, &writer)
@@ -81,10 +85,13 @@ extension PhotoRecord {
 
 extension CoordinateRecord {
     /// Writes the record as flat GeoJSON `properties` (``CSVColumns/coordinate``), as
-    /// ``PhotoRecord/writeProperties(to:nearby:)``.
-    func writeProperties(to json: inout JSONWriter, nearby: Bool) {
-        let names = nearby ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0) : CSVColumns.coordinate
-        var writer = FlatFieldWriter(json: json, names: names)  // the input's columns are named as written
+    /// ``PhotoRecord/writeProperties(to:nearby:local:)``.
+    func writeProperties(to json: inout JSONWriter, nearby: Bool, local: Bool) {
+        let names =
+            nearby || local
+            ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0, local: local) : CSVColumns.coordinate
+        // The input's columns are named as written.
+        var writer = FlatFieldWriter(json: json, names: names, local: local)
         writer.json.beginObject()
         visitFields(nearby: nearby, &writer)
         writer.json.endObject()

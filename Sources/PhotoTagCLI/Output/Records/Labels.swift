@@ -28,12 +28,25 @@ func placeLabel(_ match: PlaceMatch) -> String {
 /// where the point lies from the named place. At sea, the sea and then the nearest place with its
 /// own region and country (`English Channel — nearest place Niton, England, GB, 45.7 km S`), or
 /// outside every named sea the nearest place, then `(at sea)`. `nil` when no place is named.
-func placeLabel(_ answer: PlaceAnswer) -> String? {
+/// With `--lang` (`names`, and the answer's own ``PlaceAnswer/names``), the names are the
+/// reader's, each falling back to GeoNames', and the country is named, not coded (`München,
+/// Bayern, Deutschland — 0.3 km`).
+func placeLabel(_ answer: PlaceAnswer, names: LocalNames? = nil) -> String? {
     guard let named = answer.nearest else { return nil }
-    var parts = [named.place.name]
-    if let city = answer.distinctCity { parts.append(city.place.name) }
+    let local = answer.names
+    var parts = [local?.place ?? named.place.name]
+    if let city = answer.distinctCity { parts.append(local?.city ?? city.place.name) }
     if answer.atSea {
-        parts += [named.place.admin1, named.place.countryCode].compactMap { $0 }
+        if let names {
+            let place = named.place
+            let admin1 = place.admin1Code.flatMap { names.regionName(countryCode: place.countryCode, admin1Code: $0) }
+            parts += [admin1 ?? place.admin1, names.countryName(countryCode: place.countryCode) ?? place.country]
+                .compactMap { $0 }
+        } else {
+            parts += [named.place.admin1, named.place.countryCode].compactMap { $0 }
+        }
+    } else if let local {
+        parts += [local.admin1, local.country ?? answer.countryCode].compactMap { $0 }
     } else {
         parts += [answer.admin1, answer.countryCode].compactMap { $0 }
     }
@@ -45,9 +58,13 @@ func placeLabel(_ answer: PlaceAnswer) -> String? {
     return place + " — \(fixed(named.distanceKm, 1)) km" + direction + (answer.atSea ? " (at sea)" : "")
 }
 
-/// `Île-de-France, FR`: the region and country that contain a point no place is named for.
+/// `Île-de-France, FR`: the region and country that contain a point no place is named for; with
+/// `--lang`, in the reader's language (`Île-de-France, Frankreich`).
 func regionLabel(_ answer: PlaceAnswer) -> String? {
-    let parts = [answer.admin1, answer.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+    let local = answer.names
+    let parts = [local?.admin1 ?? answer.admin1, local?.country ?? answer.countryCode].compactMap { $0 }.filter {
+        !$0.isEmpty
+    }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
 }
 

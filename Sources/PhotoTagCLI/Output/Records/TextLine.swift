@@ -8,19 +8,33 @@ import ReverseGeocoding
 enum TextLine {
     /// Appends the line (without its newline) and returns true; returns false, writing nothing,
     /// when the line is not the plain case: no place named, or a name with a control character
-    /// to escape. The caller then renders the record.
+    /// to escape. The caller then renders the record. With `--lang` (`names`, and the location's
+    /// own ``UnsafeLocation/names``), the names are the reader's and the country is named, not
+    /// coded (`München, Bayern, Deutschland`), as `placeLabel(_:names:)` has them.
     static func appendPlaced(
-        _ coordinate: Coordinate, _ location: borrowing UnsafeLocation, to out: ByteBuffer
+        _ coordinate: Coordinate, _ location: borrowing UnsafeLocation, names: LocalNames?, to out: ByteBuffer
     ) -> Bool {
         guard let named = location.nearest else { return false }
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
-        // The label's parts, as placeLabel(_:) takes them.
-        var parts: [UnsafeRawBufferPointer] = [named.view.name]
-        if let city = location.city, city.view.geonameId != named.view.geonameId { parts.append(city.view.name) }
+        let local = location.names
+        // The label's parts, as placeLabel(_:names:) takes them.
+        var parts: [UnsafeRawBufferPointer] = [local?.place ?? named.view.name]
+        if let city = location.city, city.view.geonameId != named.view.geonameId {
+            parts.append(local?.city ?? city.view.name)
+        }
         var countryCode: String? = nil
         if location.atSea {
-            parts.append(named.view.admin1 ?? empty)
-            parts.append(named.view.countryCode)
+            if let names {
+                let own = names.placeRegionAndCountry(named.view)
+                parts.append(own.admin1 ?? named.view.admin1 ?? empty)
+                parts.append(own.country ?? named.view.country ?? named.view.countryCode)
+            } else {
+                parts.append(named.view.admin1 ?? empty)
+                parts.append(named.view.countryCode)
+            }
+        } else if let local {
+            parts.append(local.admin1 ?? empty)
+            if let country = local.country { parts.append(country) } else { countryCode = location.countryCode }
         } else {
             parts.append(location.admin1 ?? empty)
             countryCode = location.countryCode
