@@ -255,7 +255,7 @@ struct RecordFormatter: Sendable {
     /// With `--nearest k`, the 2nd to kth places, one per line.
     private func nearbyLines(_ place: PlaceResult) -> [String] {
         guard let nearby = place.nearby, nearby.count > 1 else { return [] }
-        return nearby.dropFirst().map { "  also " + escapingControls(placeLabel($0)) }
+        return nearby.dropFirst().map { "  also " + escapingControls(placeLabel($0, names: self.place.names)) }
     }
 
     /// What goes before the first record.

@@ -60,6 +60,13 @@ import Testing
                 == "English Channel — nearest place Niton, England, Vereinigtes Königreich, 45.7 km S")
     }
 
+    @Test func nearbyPlacesAreNamedInTheLanguageToo() {
+        let run = Self.run(["geocode", "--lang", "de", "--nearest", "3"], input: Self.munich + "\n")
+        let lines = run.output.split(separator: "\n")
+        #expect(run.status == 0 && lines.count == 3, "\(run.output)")
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("  also ") && $0.contains(", Bayern, Deutschland — ") })
+    }
+
     @Test func autoReadsTheLocale() {
         #expect(Self.text(Self.munich, ["--lang", "auto"], environment: ["LANG": "ja_JP.UTF-8"]).hasPrefix("ミュンヘン"))
         #expect(

@@ -16,11 +16,21 @@ func compassPoint(_ degrees: Double) -> String {
 
 /// `Paris, Île-de-France, FR — 4.0 km W`: the place, and where the point lies from it; under
 /// ``closeByKm`` (`0.0 km`), no compass point, since the bearing of a few metres says nothing.
-func placeLabel(_ match: PlaceMatch) -> String {
+/// With `--lang` (`names`), in the reader's language, the country named (`München, Bayern,
+/// Deutschland — 0.0 km`), each name falling back to GeoNames'.
+func placeLabel(_ match: PlaceMatch, names: LocalNames? = nil) -> String {
     let place = match.place
-    let parts = [place.name, place.admin1, place.countryCode].compactMap { $0 }.filter { !$0.isEmpty }
+    var parts = [place.name, place.admin1, place.countryCode]
+    if let names {
+        let admin1 = place.admin1Code.flatMap { names.regionName(countryCode: place.countryCode, admin1Code: $0) }
+        parts = [
+            names.placeName(geonameId: place.geonameId) ?? place.name, admin1 ?? place.admin1,
+            names.countryName(countryCode: place.countryCode) ?? place.country ?? place.countryCode,
+        ]
+    }
+    let shown = parts.compactMap { $0 }.filter { !$0.isEmpty }
     let direction = match.distanceKm < closeByKm ? "" : " " + compassPoint(match.bearing)
-    return parts.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km" + direction
+    return shown.joined(separator: ", ") + " — \(fixed(match.distanceKm, 1)) km" + direction
 }
 
 /// How text names where a point is: `Passy, Paris, Île-de-France, FR — 1.4 km SE`, the named
