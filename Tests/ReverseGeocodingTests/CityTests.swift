@@ -116,6 +116,57 @@ import Testing
                 == "Teltow")
     }
 
+    /// Issue 27, §2: a section GeoNames gives no municipality code (Hasseldieksdamm in Kiel,
+    /// Gastown in Vancouver) belongs to the place, not a section, more populous and in its region,
+    /// whose influence radius grown evenly reaches the point first, up to three times the radius
+    /// (``ReverseGeocoder/sectionOwner(of:near:filter:rule:)``).
+    @Test func aSectionWithoutCodesBelongsToThePlaceWhoseRadiusReachesItFirst() throws {
+        let point = try #require(Coordinate(latitude: 10, longitude: 10))
+        let kmNorth = 1 / 111.2
+        func owner(_ places: [Place]) throws -> String? {
+            let geocoder = try Self.geocoder(places)
+            let section = try #require(geocoder.nearestPlaceView(to: point))
+            #expect(section.view.place.name == "Section")
+            return geocoder.sectionOwner(of: section.view.slot, near: point.unitVector, filter: .none, rule: .standard)?
+                .view.place.name
+        }
+        let section = Self.place(1, "Section", 10, 10, population: 2_000, featureCode: nil)
+        // A city of 250,000 (radius 1.65 km) 4.3 km away: 2.6 radii. A town of 12,000 (0.7 km)
+        // 2 km away: 2.9 radii. A larger neighbouring section 0.5 km away is never the city.
+        let city = Self.place(2, "City", 10 + 4.3 * kmNorth, 10, population: 250_000)
+        let town = Self.place(3, "Town", 10 - 2.0 * kmNorth, 10, population: 12_000)
+        let neighbour = Self.place(4, "Neighbour", 10 + 0.5 * kmNorth, 10, population: 24_000, featureCode: "PPLX")
+        #expect(try owner([section, city, town, neighbour]) == "City")
+        // The city 5.5 km away is 3.3 radii: beyond reach, so the town.
+        var far = city
+        far.latitude = 10 + 5.5 * kmNorth
+        #expect(try owner([section, far, town, neighbour]) == "Town")
+        // The town 2.2 km away too (3.1 radii): none.
+        var farTown = town
+        farTown.latitude = 10 - 2.2 * kmNorth
+        #expect(try owner([section, far, farTown, neighbour]) == nil)
+        // Never a place smaller than the section, nor one of another admin-1 region when both
+        // have a code.
+        var small = city
+        small.population = 1_500
+        #expect(try owner([section, small, neighbour]) == nil)
+        var coded = section, across = city
+        coded.admin1Code = "01"
+        across.admin1Code = "02"
+        #expect(try owner([coded, across, town]) == "Town")
+        across.admin1Code = nil
+        #expect(try owner([coded, across, town]) == "City")
+        // A known section (PPLX) looks as far as 10 km and takes any larger place; a place without
+        // a feature code, which may be a village, only a place five times its size within 5 km.
+        let pplx = Self.place(1, "Section", 10, 10, population: 2_000, featureCode: "PPLX")
+        let distant = Self.place(5, "Distant", 10 + 7 * kmNorth, 10, population: 400_000)  // 2.9 radii
+        #expect(try owner([pplx, distant]) == "Distant")
+        #expect(try owner([section, distant]) == nil)
+        let village = Self.place(6, "Village", 10 + 1 * kmNorth, 10, population: 6_000)  // 3 times
+        #expect(try owner([pplx, village]) == "Village")
+        #expect(try owner([section, village]) == nil)
+    }
+
     /// Issue 27, §2: "Nagykovácsi, Remeteszőlős": the city was a hamlet of 612 people beside the
     /// named place of 8,757 (a `PPLX` in GeoNames). The city is never smaller than the named
     /// place: a smaller one gives way to the named place, or to no city when that is a section.

@@ -360,3 +360,84 @@ struct Admin1Test {
         return lastAnswer
     }
 }
+
+extension ReverseGeocoder {
+    /// How many times a place's influence radius (``CityRule/influenceRadiusKm(population:)``) a
+    /// city section may be from it and still be its section (see ``sectionOwner(of:near:filter:rule:)``).
+    static let sectionStretch = 3.0
+
+    /// The city a section that GeoNames gives no municipality code belongs to: of the places that
+    /// are not sections (feature code `PPLX` or none), in the section's country, in its admin-1
+    /// region when both have a code, and more populous than the section, the one whose influence
+    /// radius grown evenly reaches the point first (the smallest distance / radius), when it does
+    /// within ``sectionStretch`` times its radius. A known section (`PPLX`) looks as far as the
+    /// rule's largest radius (10 km). A place without a feature code may be a section or a
+    /// village (cities500 gives no code for 44% of its places, those added since 2019 or under
+    /// 1,000 people), so it is taken for a section only of a place at least five times its size
+    /// within half that (5 km). So Hasseldieksdamm, 4.3 km from Kiel (radius 1.65 km, 100 times
+    /// its size), is in Kiel, and Gastown, 3.9 km from Vancouver's point (3.6 km), in Vancouver,
+    /// not in its neighbour section Chinatown. Chosen on the TUNING halves of two sets of
+    /// sections, one by name ("Zürich (Kreis 11)") and one by municipality codes, and of the
+    /// suburb set, and checked on their CHECK halves (Benchmarks/sections.py; Benchmarks/README.md).
+    package func sectionOwner(
+        of section: Int, near query: SIMD3<Double>, filter: PlaceFilter, rule: CityRule
+    ) -> PlaceView.Match? {
+        // `true`: a known section (`PPLX`); `nil`: no feature code; `false`: not a section.
+        let known = table.isSection(at: section)
+        guard known != false, let region = table.regionIndex(at: section),
+            let country = table.utf8(at: table.regionString(region, field: 0))
+        else { return nil }
+        let admin1 = table.utf8(at: table.regionString(region, field: 2))
+        let (reachShare, sizeFactor): (Double, UInt64) = known == true ? (1, 1) : (0.5, 5)
+        let reach = min(reachShare * rule.maximumRadiusKm, filter.maximumDistanceKm ?? .infinity)
+        let population = table.population(at: section)
+        let (scaled, overflow) = population.multipliedReportingOverflow(by: sizeFactor)
+        let smallest = overflow ? UInt64.max : max(population + 1, scaled)
+        var owner = SectionOwner(
+            rule: rule, country: CountryTest(country), admin1: admin1.flatMap { $0.isEmpty ? nil : Admin1Test($0) },
+            reachKm: reach)
+        table.search(query, minimumPopulation: max(UInt64(max(0, filter.minimumPopulation)), smallest), into: &owner)
+        guard owner.slot >= 0, let (distance, bearing) = measure(owner.slot, query, filter) else { return nil }
+        return PlaceView.Match(
+            view: PlaceView(geocoder: self, slot: owner.slot), distanceKm: distance, bearing: bearing)
+    }
+}
+
+/// The search collector of ``ReverseGeocoder/sectionOwner(of:near:filter:rule:)``: every place
+/// within the reach, keeping the eligible one with the smallest distance over influence radius
+/// (ties: the nearer, then the table's order).
+struct SectionOwner: UnsafePlaceTable.Collector {
+    let rule: CityRule
+    var country: CountryTest
+    var admin1: Admin1Test?
+    let reachKm: Double
+    let worst: Double
+    var slot = -1
+    var ratio = Double.infinity
+    var distance = Double.infinity
+
+    init(rule: CityRule, country: CountryTest, admin1: Admin1Test?, reachKm: Double) {
+        self.rule = rule
+        self.country = country
+        self.admin1 = admin1
+        self.reachKm = reachKm
+        worst = reachKm < 0 ? -1 : Coordinate.squaredChord(forDistanceKm: reachKm) * (1 + 1e-9) + 1e-18
+    }
+
+    mutating func offer(_ squaredChord: Double, _ candidate: Int, in table: UnsafePlaceTable) {
+        // The search offers only places large enough (its minimum population).
+        guard table.isSection(at: candidate) == false else { return }
+        let population = table.population(at: candidate)
+        let angle = 2 * asin(min(1, squaredChord.squareRoot() / 2))
+        let km = angle * Coordinate.earthRadiusKm
+        let radius = rule.influenceRadiusKm(population: Int(clamping: population))
+        guard km <= reachKm, km <= ReverseGeocoder.sectionStretch * radius else { return }
+        let r = km / radius
+        guard
+            slot < 0 || r < ratio
+                || (r == ratio && (km < distance || (km == distance && table.ranksBefore(candidate, slot))))
+        else { return }
+        guard country.contains(candidate, in: table), admin1?.admits(candidate, in: table) ?? true else { return }
+        (slot, ratio, distance) = (candidate, r, km)
+    }
+}

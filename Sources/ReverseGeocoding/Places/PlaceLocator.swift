@@ -109,8 +109,16 @@ public final class PlaceLocator: Sendable {
         }
         location.nearest = nearest
         location.city = city
-        if let nearest, let main = municipalCity(of: nearest, over: city, coordinate, filter: filter) {
-            location.city = main
+        if let nearest {
+            if let main = municipalCity(of: nearest, over: city, coordinate, filter: filter) {
+                location.city = main
+            } else if nearest.view.municipalityCode?.isEmpty ?? true,
+                let owner = geocoder.sectionOwner(
+                    of: nearest.view.slot, near: coordinate.unitVector, filter: filter, rule: rule)
+            {
+                // A section without a municipality code: the city it is a section of.
+                location.city = owner
+            }
         }
         location.country =
             nearest?.view.country ?? countryName(code) ?? boundaries.countryNameUTF8(Int(found.countryIndex))
