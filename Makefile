@@ -1,5 +1,5 @@
 # phototag: the two quick-start commands are `make run` and `make test`.
-# Each installs what it needs first (libexif-dev and pkg-config; see Scripts/install-deps).
+# Each installs what it needs first (libexif-dev, zlib1g-dev and pkg-config; see Scripts/install-deps).
 
 # The Swift toolchain is the one of the first `swift` on PATH; SWIFT=/path/to/usr/bin/swift picks
 # another. Its other tools (docc, swift-api-digester…) are taken from the same folder
@@ -22,7 +22,7 @@ help: ## Show the targets and what they do
 toolchain: ## Check that a Swift toolchain is on PATH (or SWIFT=...)
 	@Scripts/toolchain >/dev/null
 
-deps: toolchain ## Install libexif-dev and pkg-config when missing
+deps: toolchain ## Install libexif-dev, zlib1g-dev and pkg-config when missing
 	@Scripts/install-deps
 
 # The release binary as installed: the place table compiled in, and on Linux a fully static

@@ -21,7 +21,13 @@ let package = Package(
         // sources that import Glibc or Darwin), the lock, decimal numbers and dates: one of each
         // for every module (`package` access; not a product).
         .target(name: "PhotoTagSupport"),
-        .target(name: "PhotoGPS", dependencies: ["CExif", "CExifShim", "PhotoTagSupport"]),
+        // zlib's headers and library, to inflate KMZ track files.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "PhotoGPS", dependencies: ["CExif", "CExifShim", "CZlib", "PhotoTagSupport"]),
         // The bundled place and names tables, embedded with C23 #embed (see Sources/CGeoNamesData/places.c).
         .target(name: "CGeoNamesData", exclude: ["places.table", "names.table"]),
         // The bundled boundary table, embedded the same way (see Sources/CBoundaryData/boundaries.c).

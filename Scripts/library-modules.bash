@@ -3,7 +3,7 @@
 # readers (swift-symbolgraph-extract, swift-api-digester) need to load them:
 #   toolchain_bin   the toolchain's bin folder (Scripts/toolchain)
 #   triple          the target triple
-#   search_paths    -I flags: the Swift modules, the C modules' module maps, libexif's headers
+#   search_paths    -I flags: the Swift modules, the C modules' module maps, libexif's and zlib's headers
 #   library_modules PhotoGPS ReverseGeocoding
 
 library_modules=(PhotoGPS ReverseGeocoding)
@@ -25,10 +25,10 @@ build_library_modules() {
     local bin
     bin=$("$swift" build --show-bin-path)
     # SwiftPM writes the module maps of the C targets (CGeoNamesData, CBoundaryData, CExifShim)
-    # into their build folders; CExif's is in the source tree.
+    # into their build folders; CExif's and CZlib's are in the source tree.
     search_paths=(-I "$bin/Modules" -I "$bin/CGeoNamesData.build" -I "$bin/CBoundaryData.build")
-    search_paths+=(-I "$bin/CExifShim.build" -I Sources/CExif)
+    search_paths+=(-I "$bin/CExifShim.build" -I Sources/CExif -I Sources/CZlib)
     local flag
-    for flag in $(pkg-config --cflags-only-I libexif 2>/dev/null); do search_paths+=(-I "${flag#-I}"); done
+    for flag in $(pkg-config --cflags-only-I libexif zlib 2>/dev/null); do search_paths+=(-I "${flag#-I}"); done
     if command -v xcrun >/dev/null 2>&1; then search_paths+=(-sdk "$(xcrun --show-sdk-path)"); fi
 }

@@ -28,6 +28,10 @@ public struct GPSFix: Hashable, Sendable {
         case udtaXYZ = "udta-xyz"
         /// A video's 3GPP location box, `moov/udta/loci`.
         case loci = "3gpp-loci"
+        /// A GPS track or location history, at the photo's capture time (`--track`).
+        case track
+        /// Another photo of the same run, taken about the same time (`--from-photos`).
+        case nearbyPhoto = "nearby-photo"
     }
 
     /// Whether a direction is relative to true or magnetic north.

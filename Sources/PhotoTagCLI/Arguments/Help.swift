@@ -27,6 +27,7 @@ enum Help {
             names (through babel 2.19.0, BSD-3-Clause), © Unicode, Inc., under the Unicode License (see NOTICE)
             Time-zone rules: IANA tz database 2026f (public domain)
             EXIF reading: libexif (https://libexif.github.io/), LGPL 2.1 or later, linked in (see NOTICE)
+            KMZ inflating: zlib (https://zlib.net/), zlib License, linked in
 
             """
     }
