@@ -93,6 +93,28 @@ enum Options {
         name: "--near", value: "<lat,lon>", help: "Print only photos within --within km of here")
     static let within = OptionSpec(name: "--within", value: "<km>", help: "The radius for --near")
 
+    // tracks: locate and scan
+    static let track = OptionSpec(
+        name: "--track", value: "<file>",
+        help: "Place photos without a position on this GPS track or location history (a folder: its tracks)")
+    static let preferTrack = OptionSpec(name: "--prefer-track", help: "Take the track's position over the photo's own")
+    static let maxGap = OptionSpec(
+        name: "--max-gap", value: "<s>", help: "Interpolate between fixes at most s seconds apart (1800)")
+    static let maxExtrapolation = OptionSpec(
+        name: "--max-extrapolation", value: "<s>",
+        help: "Else take the nearest fix when at most s seconds away (1800)")
+    static let timeZone = OptionSpec(
+        name: "--time-zone", value: "<zone>",
+        help: "The camera's clock was on this zone (Europe/Paris, +02:00), whatever the track says")
+    static let clockOffset = OptionSpec(
+        name: "--clock-offset", value: "<offset>",
+        help: "Add ±[D ]HH:MM[:SS] to the camera's clock, which was off (+00:02:30)")
+    static let syncWith = OptionSpec(
+        name: "--sync-with", value: "<file>",
+        help: "Find the camera's offset from UTC from this photo's clock and GPS time")
+    static let fromPhotos = OptionSpec(
+        name: "--from-photos", help: "Place photos without a position by the run's located photos taken then")
+
     // places import and boundaries import
     static let geoNamesFolder = OptionSpec(
         name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required, or --names)")
@@ -134,6 +156,10 @@ enum Commands {
     static let placeOptions = [
         Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.lang, Options.noPlace,
     ]
+    static let trackOptions = [
+        Options.track, Options.preferTrack, Options.maxGap, Options.maxExtrapolation, Options.timeZone,
+        Options.clockOffset, Options.syncWith, Options.fromPhotos,
+    ]
     static let selectionOptions = [
         Options.filesFrom, Options.null, Options.jobs, Options.allRecords, Options.preferSidecar, Options.withGPS,
         Options.withoutGPS, Options.near, Options.within,
@@ -154,6 +180,20 @@ enum Commands {
         marker's coordinates and place, and a sortable table of places.
         """
 
+    /// How `--track` works, for the epilogues of locate and scan.
+    static let trackNote = """
+        --track FILE (repeatable; a folder: every track in it) places photos without a usable
+        position on GPS tracks and Google location history (GPX, KML, KMZ, NMEA, IGC, FIT, CSV,
+        Records.json, Semantic Location History, Timeline exports; told by content) at their
+        capture time, as exiftool -geotag does: interpolated between fixes at most --max-gap
+        seconds apart (1800), else the nearest fix within --max-extrapolation seconds (1800). The
+        camera's clock is read with the photo's own offset, else --time-zone's, else the zone of
+        the track's position then (time.offsetSource track), never the computer's zone;
+        --clock-offset corrects a clock that was off, --sync-with PHOTO takes the offset from a
+        photo with a GPS time. The photo's own position wins unless --prefer-track; a warning
+        says when the two are over 100 m apart. See docs/tracks.md.
+        """
+
     static let exitStatus = """
         Exit status: 0 every file located, 1 some file has no usable position,
         2 some input could not be read (the others are still reported) or the output could
@@ -164,7 +204,7 @@ enum Commands {
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         missingArgumentsMessage: "no files given",
-        options: outputOptions + placeOptions + selectionOptions + [
+        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
         ],
         epilogue: """
@@ -178,6 +218,8 @@ enum Commands {
             With --format geojson, only located photos are written unless --all-records is given;
             every error is still on stderr and in the exit status.
 
+            \(trackNote)
+
             \(mapNote)
 
             \(exitStatus)
@@ -189,7 +231,7 @@ enum Commands {
         name: "scan", summary: "Find the photos under folders and print where each was taken",
         arguments: "<path>...",
         missingArgumentsMessage: "no paths given; to scan the current folder, run: phototag scan .",
-        options: outputOptions + placeOptions + selectionOptions + [
+        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard,
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
@@ -237,6 +279,8 @@ enum Commands {
             filters --with-gps and --near print only located photos: an error then has no
             record, but it is still on stderr and in the exit status. With --format
             geojson, only located photos are written unless --all-records is given.
+
+            \(trackNote)
 
             \(mapNote)
 

@@ -93,7 +93,8 @@ enum Manual {
             .B gps
             latitude and longitude (signed decimal degrees, WGS 84), altitude (m), timestamp (UTC),
             direction, speed, horizontalError, datum, and source (exif, xmp, xmp\\-sidecar, takeout,
-            quicktime\\-keys...); null when there is no usable position.
+            quicktime\\-keys, track...); null when there is no usable position. With \\-\\-track, a
+            track object follows when the track placed the photo (see TRACKS).
             .TP
             .B place
             The named place (geonameId, name, admin1, countryCode, country, timezone, population,
@@ -136,6 +137,26 @@ enum Manual {
             contains the point, at that wall\\-clock time, by the IANA tz rules built into the binary
             (timezone). time.local is time.utc on the clocks of the place. The computer's own time zone
             is never used.
+            .SH TRACKS
+            With \\-\\-track FILE (locate and scan; repeatable; a folder gives every track in it) a
+            photo without a usable position of its own is placed where a GPS track or location
+            history was at its capture time: GPX 1.0 and 1.1, KML and KMZ, NMEA 0183, IGC, Garmin FIT,
+            CSV with a header, and Google location history (Records.json, Semantic Location History,
+            the on\\-device Timeline export), each told by its content and read as a stream. Between
+            two fixes at most \\-\\-max\\-gap seconds apart (1800) the position is interpolated
+            linearly; otherwise the nearest fix at most \\-\\-max\\-extrapolation seconds away (1800)
+            is taken, as ExifTool's \\-geotag does. gps.source is then track, and the record's track
+            object says how (file, interpolated, gapSeconds, gapMeters, nearestPointSeconds); a
+            photo placed on no fix says why in its warnings. The instant matched is the camera's
+            clock less its offset: the photo's own (OffsetTimeOriginal, a video's UTC time, a
+            sidecar's), else \\-\\-time\\-zone's, else the one the track gives: the zone of the
+            track's position at the instant that clock stands for there (time.offsetSource track).
+            The computer's own zone is never used. \\-\\-clock\\-offset corrects a camera clock that
+            was off; \\-\\-sync\\-with PHOTO takes the camera's offset from UTC from a photo by the
+            same camera that has a GPS time. A photo's own position wins (\\-\\-prefer\\-track:
+            the track's), with a warning when they are more than 100 m apart. A track that cannot
+            be read is an error on stderr (exit status 2) and the run goes on. The details are in
+            docs/tracks.md, installed in share/doc/phototag.
             .SH OUTPUT
             Data goes to standard output, diagnostics to standard error. JSON records have fixed keys
             in a fixed order; absent values are null. The record shape is in docs/output.md, installed
@@ -165,7 +186,8 @@ enum Manual {
             CLDR 49 country names (through babel 2.19.0, BSD\\-3\\-Clause), \\(co Unicode, Inc., under
             the Unicode License (its notice is in NOTICE, installed in share/doc/phototag).
             Time-zone rules: the IANA tz database 2026f (public domain). EXIF reading: libexif,
-            LGPL 2.1 or later (https://libexif.github.io/).
+            LGPL 2.1 or later (https://libexif.github.io/). KMZ inflating: zlib, zlib License
+            (https://zlib.net/).
 
             """
         return page

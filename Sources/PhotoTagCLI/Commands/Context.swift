@@ -38,12 +38,18 @@ struct Context {
         return PlaceLocator(geocoder: geocoder, boundaries: nil)
     }
 
-    func formatter(_ options: OutputOptions, _ place: PlaceOptions, photos: Bool) -> RecordFormatter {
+    func formatter(
+        _ options: OutputOptions, _ place: PlaceOptions, photos: Bool, tracks: Bool = false
+    )
+        -> RecordFormatter
+    {
         let colour = options.format == .text && output.isTerminal && environment.allowsColor
-        return RecordFormatter(
+        var formatter = RecordFormatter(
             format: options.format, nearby: place.nearest != nil, style: TextStyle(enabled: colour), photos: photos,
             place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0,
             byteOrderMark: options.csvByteOrderMark, guardFormulas: options.csvFormulaGuard)
+        formatter.tracks = tracks
+        return formatter
     }
 
     /// With `--csvt FILE`: writes the CSV columns' types to FILE; false after reporting that it

@@ -349,7 +349,7 @@ struct GeocodeRun {
                     if place.unplaced(location) { result.placeless = true }
                     CoordinateRecord.writeCSV(
                         coordinate: coordinate, location: location, line: line.number, input: input,
-                        guardFormulas: formatter.guardFormulas, local: formatter.localColumns, to: result.bytes)
+                        guardFormulas: formatter.guardFormulas, columns: formatter.columns, to: result.bytes)
                     result.records += 1
                     continue
                 }

@@ -9,6 +9,7 @@ struct LocateOptions: Equatable, Sendable {
     var output = OutputOptions()
     var place = PlaceOptions()
     var selection = SelectionOptions()
+    var tracks = TrackOptions()
 }
 
 extension LocateOptions {
@@ -24,7 +25,7 @@ extension LocateOptions {
         }
         let place = try reader.place()
         try reader.requirePaths(selection)
-        self.init(files: files, output: output, place: place, selection: selection)
+        self.init(files: files, output: output, place: place, selection: selection, tracks: try reader.tracks())
     }
 }
 
@@ -70,7 +71,21 @@ extension Context {
             case .standardInput: "-"
             }
         }
-        let formatter = formatter(options.output, options.place, photos: true)
+        // With --track: the tracks, read before any photo; with --from-photos, the located photos.
+        var nearby: Track? = nil
+        if options.tracks.fromPhotos {
+            nearby = nearbyPhotos(
+                items.compactMap { item in
+                    guard case .path(let path, let sidecars) = item else { return nil }
+                    return (path, sidecars)
+                }, preferSidecar: options.selection.preferSidecar)
+        }
+        let tracking =
+            options.tracks.isActive
+            ? trackPlacer(options.tracks, nearby: nearby, quiet: options.output.quiet) : (placer: nil, sawError: false)
+        if options.tracks.isActive, tracking.placer == nil { return PhotoTag.ExitStatus.unreadable }
+        let placer = tracking.placer, trackError = tracking.sawError
+        let formatter = formatter(options.output, options.place, photos: true, tracks: options.tracks.isActive)
         let width = options.output.format == .text ? RecordEmitter.columnWidth(forFiles: names) : 0
         let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: width)
         let listRead = listWasRead(listFile, options.selection, note: run.note)
@@ -92,6 +107,7 @@ extension Context {
             case .standardInput(let reading):
                 record = PhotoRecord(file: "-", reading: reading)
             }
+            placer?.place(&record)
             var coordinate: Coordinate? = nil
             if let fix = record.reading.fix {
                 coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
@@ -126,7 +142,7 @@ extension Context {
             errors.write(
                 "phototag: hint: locate reads files; to read the photos in a folder, run: phototag scan \(paths)\n")
         }
-        if outcome.sawError || !listRead { return PhotoTag.ExitStatus.unreadable }
+        if outcome.sawError || !listRead || trackError { return PhotoTag.ExitStatus.unreadable }
         return outcome.sawUnlocated ? PhotoTag.ExitStatus.notLocated : PhotoTag.ExitStatus.success
     }
 }

@@ -23,6 +23,7 @@ struct ScanOptions: Equatable, Sendable {
     var sort = false
     /// `--shard K/N`: only the files of share K (see ``Shard``); `nil` is every file.
     var shard: Shard? = nil
+    var tracks = TrackOptions()
 }
 
 extension ScanOptions {
@@ -38,6 +39,7 @@ extension ScanOptions {
         allFiles = reader.has(Options.allFiles)
         hidden = reader.has(Options.hidden)
         sort = reader.has(Options.sort)
+        tracks = try reader.tracks()
         if let text = reader.value(Options.shard) {
             do throws(Shard.ParseError) {
                 shard = try Shard.parse(text)
@@ -98,7 +100,36 @@ extension Context {
             list = opened
             listFile = file
         }
-        let formatter = formatter(options.output, options.place, photos: true)
+        // With --track: the tracks, read before any photo; with --from-photos, the located photos
+        // of the whole walk (every share of it), read in a walk of their own first.
+        var nearby: Track? = nil
+        // The paths of --files-from, when they had to be read before the walk.
+        var preWalked: [[UInt8]] = []
+        if options.tracks.fromPhotos {
+            if var whole = list { preWalked += whole.all() }
+            list = nil
+            var items: [(path: [UInt8], sidecars: SidecarMatch)] = []
+            var walker = FileWalker(
+                hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude,
+                maxDepth: options.maxDepth, noFollow: options.noFollow)
+            for root in options.paths.map(\.bytes) + preWalked {
+                walker.walk(root) { item in
+                    switch item {
+                    case .file(let path), .regular(let path), .candidate(let path): items.append((path, SidecarMatch()))
+                    case .paired(let path, let sidecars): items.append((path, sidecars))
+                    default: break
+                    }
+                    return true
+                }
+            }
+            nearby = nearbyPhotos(items, preferSidecar: options.selection.preferSidecar)
+        }
+        let tracking =
+            options.tracks.isActive
+            ? trackPlacer(options.tracks, nearby: nearby, quiet: options.output.quiet) : (placer: nil, sawError: false)
+        if options.tracks.isActive, tracking.placer == nil { return PhotoTag.ExitStatus.unreadable }
+        let placer = tracking.placer, trackError = tracking.sawError
+        let formatter = formatter(options.output, options.place, photos: true, tracks: options.tracks.isActive)
         let run = PhotoRun(
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()
@@ -207,6 +238,7 @@ extension Context {
             case .unreadable(_, let code):
                 record = PhotoRecord(path: path, reading: .failure(.cannotOpen(errno: code)))
             }
+            placer?.place(&record)
             var coordinate: Coordinate? = nil
             if let fix = record.reading.fix {
                 coordinate = Coordinate(latitude: fix.latitude, longitude: fix.longitude)!
@@ -234,7 +266,7 @@ extension Context {
             hidden: options.hidden, allFiles: options.allFiles, exclude: options.exclude, maxDepth: options.maxDepth,
             noFollow: options.noFollow)
         // The arguments, then the list as it is read; with --sort, all of them sorted first.
-        var roots = options.paths.map(\.bytes)
+        var roots = options.paths.map(\.bytes) + preWalked
         if options.sort {
             if var whole = list { roots += whole.all() }
             list = nil
@@ -288,6 +320,7 @@ extension Context {
         run.found(found, final: true)
         pipeline.finish()
         let outcome = run.end()
-        return outcome.sawError || !listRead ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
+        return outcome.sawError || !listRead || trackError
+            ? PhotoTag.ExitStatus.unreadable : PhotoTag.ExitStatus.success
     }
 }

@@ -26,8 +26,15 @@ struct RecordFormatter: Sendable {
     /// nothing after a photo's coordinates under `--no-place`; with `--lang`, it names places in
     /// the reader's language.
     var place = PlaceOptions()
-    /// Whether the flat formats have the columns of `--lang`.
-    var localColumns: Bool { place.names != nil }
+    /// Whether records may carry a `track` (with `--track` or `--from-photos`).
+    var tracks = false
+    /// The optional columns of the flat formats: `--lang`'s, the track's.
+    var columns: ColumnGroups {
+        var groups: ColumnGroups = []
+        if place.names != nil { groups.insert(.local) }
+        if tracks { groups.insert(.track) }
+        return groups
+    }
     /// How text shows coordinates (`--coordinates`); the other formats are always decimal.
     var coordinates = CoordinateStyle.decimal
     /// How many nearby places CSV has columns for (`--nearest k`; 0 without).
@@ -122,9 +129,9 @@ struct RecordFormatter: Sendable {
         case .csv:
             switch record {
             case .photo(let photo):
-                photo.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, local: localColumns)
+                photo.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, columns: columns)
             case .coordinate(let point):
-                point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, local: localColumns)
+                point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, columns: columns)
             }
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
@@ -163,8 +170,8 @@ struct RecordFormatter: Sendable {
         }
         json.key("properties")
         switch record {
-        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby, local: localColumns)
-        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby, local: localColumns)
+        case .photo(let photo): photo.writeProperties(to: &json, nearby: nearby, columns: columns)
+        case .coordinate(let point): point.writeProperties(to: &json, nearby: nearby, columns: columns)
         }
         json.endObject()
     }
@@ -265,8 +272,8 @@ struct RecordFormatter: Sendable {
             (byteOrderMark ? [0xEF, 0xBB, 0xBF] : [])
                 + csvRow(
                     photos
-                        ? CSVColumns.photo(nearby: nearbyColumns, local: localColumns)
-                        : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns, local: localColumns))
+                        ? CSVColumns.photo(nearby: nearbyColumns, columns: columns)
+                        : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns, columns: columns))
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson, .svg, .html: []
         }
@@ -277,8 +284,8 @@ struct RecordFormatter: Sendable {
     func columnTypes() -> [UInt8] {
         let types =
             photos
-            ? CSVColumns.photoTypes(nearby: nearbyColumns, local: localColumns)
-            : CSVColumns.coordinateTypes(nearby: nearbyColumns, input: inputColumns, local: localColumns)
+            ? CSVColumns.photoTypes(nearby: nearbyColumns, columns: columns)
+            : CSVColumns.coordinateTypes(nearby: nearbyColumns, input: inputColumns, columns: columns)
         return csvRow(types)
     }
 

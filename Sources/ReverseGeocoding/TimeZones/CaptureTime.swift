@@ -48,6 +48,12 @@ public struct CaptureTime: Hashable, Sendable {
         case gps
         /// The place's time zone (`timezone` as text, as the command line writes it).
         case timeZone = "timezone"
+        /// The zone of a GPS track's position that turns the camera's clock into the instant
+        /// of that position (the command line's `--track`).
+        case track
+        /// The camera's zone or clock error given on the command line (`--time-zone`,
+        /// `--sync-with`).
+        case option
     }
 
     /// The instant as seconds since 1970-01-01T00:00:00Z, `nil` when no offset is known.
@@ -198,7 +204,7 @@ public struct CaptureTime: Hashable, Sendable {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` or `YYYY:MM:DD HH:MM:SS` (a real date and time), else `nil`.
-    static func parseDateTime(_ text: String) -> CivilDateTime? {
+    package static func parseDateTime(_ text: String) -> CivilDateTime? {
         var text = text
         return text.withUTF8 { parseDateTime(UnsafeRawBufferPointer($0)) }
     }

@@ -76,7 +76,7 @@ import Testing
             let out = ByteBuffer(capacity: 1024)
             CoordinateRecord.writeCSV(
                 coordinate: coordinate, location: location, line: index, input: input, guardFormulas: true,
-                local: place.names != nil, to: out)
+                columns: place.names != nil ? .local : [], to: out)
             var record = CoordinateRecord(line: index, input: input)
             record.coordinate = coordinate
             record.place = place.lookUp(coordinate, in: PlaceLocator.bundled)
@@ -91,7 +91,7 @@ import Testing
         let input = InputValues(names: ["a", "b", "c", "d"], values: ["plain", "say \"hi\", twice", "-12", "@x\ny"])
         var record = CoordinateRecord(line: 3, input: input)
         record.error = "bad"
-        record.writeCSV(to: out, nearby: 0, guardFormulas: true, local: false)
+        record.writeCSV(to: out, nearby: 0, guardFormulas: true, columns: [])
         let rows = try parseCSV(String(decoding: out.bytes, as: UTF8.self))
         #expect(rows.count == 1)
         #expect(rows[0].suffix(4) == ["plain", "say \"hi\", twice", "-12", "'@x\ny"])

@@ -16,44 +16,44 @@ enum CSVColumns {
 
     /// A photo record's columns, with those of `count` nearby places after `place`, and with
     /// `local` (`--lang`) the place's names in the reader's language.
-    static func photo(nearby count: Int, local: Bool = false) -> [String] {
-        names(nearby: count, local: local) {
+    static func photo(nearby count: Int, columns: ColumnGroups = []) -> [String] {
+        names(nearby: count, columns: columns) {
             PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &$0)
         }
     }
 
     /// A coordinate record's columns, with those of `count` nearby places after `place`.
-    static func coordinate(nearby count: Int, local: Bool = false) -> [String] {
-        names(nearby: count, local: local) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
+    static func coordinate(nearby count: Int, columns: ColumnGroups = []) -> [String] {
+        names(nearby: count, columns: columns) { CoordinateRecord().visitFields(nearby: count > 0, &$0) }
     }
 
     /// ``coordinate(nearby:local:)`` with the columns of an input table after them (``InputTable``).
-    static func coordinate(nearby count: Int, input: [String], local: Bool) -> [String] {
-        coordinate(nearby: count, local: local) + input.map(flatInputName)
+    static func coordinate(nearby count: Int, input: [String], columns: ColumnGroups) -> [String] {
+        coordinate(nearby: count, columns: columns) + input.map(flatInputName)
     }
 
     /// The names of the fields `walk` visits.
     private static func names(
-        nearby count: Int = 0, local: Bool = false, _ walk: (inout ColumnNames) -> Void
+        nearby count: Int = 0, columns: ColumnGroups = [], _ walk: (inout ColumnNames) -> Void
     )
         -> [String]
     {
-        var names = ColumnNames(nearbyCount: count, localColumns: local)
+        var names = ColumnNames(nearbyCount: count, columns: columns)
         walk(&names)
         return names.names
     }
 
     /// The types of ``photo(nearby:)``'s columns, as GDAL's `.csvt` file names them (`Integer`,
     /// `Real`, `String`), so that a column keeps its type when every value in it is empty.
-    static func photoTypes(nearby count: Int, local: Bool) -> [String] {
-        var names = ColumnNames(nearbyCount: count, localColumns: local)
+    static func photoTypes(nearby count: Int, columns: ColumnGroups) -> [String] {
+        var names = ColumnNames(nearbyCount: count, columns: columns)
         PhotoRecord.empty.visitFields(PhotoTexts(file: .init(start: nil, count: 0)), nearby: count > 0, &names)
         return names.types
     }
 
     /// The types of ``coordinate(nearby:input:)``'s columns.
-    static func coordinateTypes(nearby count: Int, input: [String], local: Bool) -> [String] {
-        var names = ColumnNames(nearbyCount: count, localColumns: local)
+    static func coordinateTypes(nearby count: Int, input: [String], columns: ColumnGroups) -> [String] {
+        var names = ColumnNames(nearbyCount: count, columns: columns)
         CoordinateRecord().visitFields(nearby: count > 0, &names)
         return names.types + input.map { _ in "String" }
     }
@@ -63,13 +63,13 @@ enum CSVColumns {
 /// `.csvt` names them.
 private struct ColumnNames: RecordVisitor {
     var nearbyCount: Int
-    let localColumns: Bool
+    let columns: ColumnGroups
     var names: [String] = []
     var types: [String] = []
     private var prefix = ""
     private var nearbyOnly = false
 
-    init(nearbyCount: Int, localColumns: Bool) { (self.nearbyCount, self.localColumns) = (nearbyCount, localColumns) }
+    init(nearbyCount: Int, columns: ColumnGroups) { (self.nearbyCount, self.columns) = (nearbyCount, columns) }
 
     mutating func field(_ key: FieldKey, _ value: FieldValue) {
         guard !nearbyOnly || key.nearbyColumn else { return }
@@ -78,6 +78,7 @@ private struct ColumnNames: RecordVisitor {
         case .integer: types.append("Integer")
         case .number, .metres: types.append("Real")
         case .string, .text, .literal: types.append("String")
+        case .boolean: types.append("Integer(Boolean)")
         }
     }
 
@@ -136,26 +137,26 @@ struct CSVRowWriter: RecordVisitor {
     /// (``CSVFormulaGuard``).
     let guardFormulas: Bool
     /// Whether the row has the columns of `--lang`.
-    let localColumns: Bool
+    let columns: ColumnGroups
     private var first = true
     private var nearbyOnly = false
 
     /// Calls `body` with a writer of one row to `out`, and ends the row (CRLF).
     @inline(__always)
     static func writing(
-        to out: ByteBuffer, nearby: Int, guardFormulas: Bool, local: Bool, _ body: (inout Self) -> Void
+        to out: ByteBuffer, nearby: Int, guardFormulas: Bool, columns: ColumnGroups, _ body: (inout Self) -> Void
     ) {
-        var writer = Self(out: out, nearbyCount: nearby, guardFormulas: guardFormulas, localColumns: local)
+        var writer = Self(out: out, nearbyCount: nearby, guardFormulas: guardFormulas, columns: columns)
         body(&writer)
         out.append(0x0D)
         out.append(0x0A)
     }
 
-    private init(out: ByteBuffer, nearbyCount: Int, guardFormulas: Bool, localColumns: Bool) {
+    private init(out: ByteBuffer, nearbyCount: Int, guardFormulas: Bool, columns: ColumnGroups) {
         self.out = out
         self.nearbyCount = nearbyCount
         self.guardFormulas = guardFormulas
-        self.localColumns = localColumns
+        self.columns = columns
     }
 
     /// The comma before every cell but the first.
@@ -213,6 +214,7 @@ struct CSVRowWriter: RecordVisitor {
         case .string(let value?): text(value)
         case .text(let value?): text(value)
         case .literal(let value?): out.append(value)
+        case .boolean(let value?): out.append(value ? "true" : "false")
         default: break  // absent: an empty cell
         }
     }
@@ -289,8 +291,8 @@ enum CSVFormulaGuard {
 extension PhotoRecord {
     /// Appends the record's CSV row (``CSVColumns/photo(nearby:local:)``, for `count` nearby
     /// places, with the columns of `--lang` when `local`).
-    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, local: Bool) {
-        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, local: local) { writer in
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, columns: ColumnGroups) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, columns: columns) { writer in
             withTexts(&writer) { record, texts, writer in record.visitFields(texts, nearby: count > 0, &writer) }
         }
     }
@@ -299,8 +301,8 @@ extension PhotoRecord {
 extension CoordinateRecord {
     /// Appends the record's CSV row (``CSVColumns/coordinate(nearby:local:)``, for `count` nearby
     /// places, with the columns of `--lang` when `local`).
-    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, local: Bool) {
-        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, local: local) { writer in
+    func writeCSV(to out: ByteBuffer, nearby count: Int, guardFormulas: Bool, columns: ColumnGroups) {
+        CSVRowWriter.writing(to: out, nearby: count, guardFormulas: guardFormulas, columns: columns) { writer in
             visitFields(nearby: count > 0, &writer)
         }
     }
@@ -310,10 +312,10 @@ extension CoordinateRecord {
     /// writes NDJSON): no record made and copied.
     static func writeCSV(
         coordinate: Coordinate, location: borrowing UnsafeLocation, line: Int?, input: InputValues?,
-        guardFormulas: Bool, local: Bool, to out: ByteBuffer
+        guardFormulas: Bool, columns: ColumnGroups, to out: ByteBuffer
     ) {
         withUnsafePointer(to: location) { location in
-            CSVRowWriter.writing(to: out, nearby: 0, guardFormulas: guardFormulas, local: local) { writer in
+            CSVRowWriter.writing(to: out, nearby: 0, guardFormulas: guardFormulas, columns: columns) { writer in
                 visitFields(
                     coordinate: coordinate, atSea: location.pointee.atSea, error: nil, line: line, input: input,
                     &writer

@@ -20,6 +20,8 @@ enum FieldValue {
     case text(UnsafeRawBufferPointer?)
     /// Text known when compiling, with nothing JSON escapes (the place's basis).
     case literal(StaticString?)
+    /// `true` or `false` (CSV: the words; GDAL's type `Integer(Boolean)`).
+    case boolean(Bool?)
 }
 
 /// A field's name: its JSON key, from which its flat name is made.
@@ -100,17 +102,26 @@ protocol FieldVisitor {
     /// by place (``PlaceFragments``), in two runs, `0` and `1`. The others visit `body`.
     @inline(__always)
     mutating func namedPlaceRun(_ run: Int, _ body: (inout Self) -> Void)
-    /// Whether the place has the names of `--lang` (``PlaceFields``'s `names`) even when it has
-    /// none: the flat formats' columns, which every row has under `--lang`. The JSON formats
-    /// write `names` where the answer has them.
-    var localColumns: Bool { get }
+    /// The optional groups of fields written even when a record has none of them: the flat
+    /// formats' columns, which every row has under `--lang` (the place's `names`) or `--track`
+    /// (the `track`). The JSON formats write those objects where the record has them.
+    var columns: ColumnGroups { get }
+}
+
+/// Optional groups of fields (``FieldVisitor/columns``).
+struct ColumnGroups: OptionSet, Sendable {
+    let rawValue: UInt8
+    /// The place's names in the reader's language (`--lang`).
+    static let local = ColumnGroups(rawValue: 1)
+    /// How a track placed the photo (`--track`, `--from-photos`).
+    static let track = ColumnGroups(rawValue: 2)
 }
 
 extension FieldVisitor {
     @inline(__always)
     mutating func namedPlaceRun(_ run: Int, _ body: (inout Self) -> Void) { body(&self) }
 
-    var localColumns: Bool { false }
+    var columns: ColumnGroups { [] }
 }
 
 /// A visitor of whole records: it also writes their place, nearby places and warnings.
@@ -186,6 +197,16 @@ extension PhotoRecord {
             v.field("horizontalError", .number(fix?.horizontalError))
             v.field("datum", .string(fix?.mapDatum))
             v.field("source", .string(fix?.source.rawValue))
+        }
+        let track = track
+        if track.isPresent || v.columns.contains(.track) {
+            v.object("track", flatPrefix: "track_", present: track.isPresent) { v in
+                v.field("file", .string(track?.file))
+                v.field("interpolated", .boolean(track?.interpolated))
+                v.field("gapSeconds", .number(track?.gapSeconds))
+                v.field("gapMeters", .number(track?.gapMeters))
+                v.field("nearestPointSeconds", .number(track?.nearestPointSeconds))
+            }
         }
         v.place(place.location)
         if nearby { v.nearby(place.nearby) }
@@ -420,7 +441,7 @@ enum PlaceFields {
         // With `--lang`: the names in the reader's language (`names` in JSON; in the flat
         // formats `place_local_lang`, `place_name_local`, `place_city_name_local`…).
         let names = s.pick({ $0.names }, { _ in nil })
-        guard names != nil || v.localColumns else { return }
+        guard names != nil || v.columns.contains(.local) else { return }
         v.object("names", flatPrefix: "", present: names != nil) { v in
             v.field(FieldKey("lang", flat: "localLang"), .text(names?.language))
             v.field(FieldKey("place", flat: "nameLocal"), .text(names?.place))

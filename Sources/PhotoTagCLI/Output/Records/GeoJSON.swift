@@ -15,12 +15,12 @@ struct FlatFieldWriter: RecordVisitor {
     /// Whether a nearby place is being written: only its ``FieldKey/nearbyColumn`` fields.
     private var nearbyOnly = false
     /// Whether the record has the properties of `--lang`.
-    let localColumns: Bool
+    let columns: ColumnGroups
 
-    init(json: JSONWriter, names: [String], local: Bool) {
+    init(json: JSONWriter, names: [String], columns: ColumnGroups) {
         self.json = json
         self.names = names.makeIterator()
-        localColumns = local
+        self.columns = columns
     }
 
     private mutating func key() { json.key(named: names.next() ?? "") }
@@ -70,10 +70,11 @@ struct FlatFieldWriter: RecordVisitor {
 
 extension PhotoRecord {
     /// Writes the record as flat GeoJSON `properties` (``CSVColumns/photo``; with `local`, `--lang`'s too).
-    func writeProperties(to json: inout JSONWriter, nearby: Bool, local: Bool) {
+    func writeProperties(to json: inout JSONWriter, nearby: Bool, columns: ColumnGroups) {
         let names =
-            nearby || local ? CSVColumns.photo(nearby: place.nearby?.count ?? 0, local: local) : CSVColumns.photo
-        var writer = FlatFieldWriter(json: json, names: names, local: local)
+            nearby || !columns.isEmpty
+            ? CSVColumns.photo(nearby: place.nearby?.count ?? 0, columns: columns) : CSVColumns.photo
+        var writer = FlatFieldWriter(json: json, names: names, columns: columns)
         withTexts(&writer) { record, texts, writer in
             writer.json.beginObject()
             record.visitFields(texts, nearby: nearby, &writer)
@@ -86,12 +87,12 @@ extension PhotoRecord {
 extension CoordinateRecord {
     /// Writes the record as flat GeoJSON `properties` (``CSVColumns/coordinate``), as
     /// ``PhotoRecord/writeProperties(to:nearby:local:)``.
-    func writeProperties(to json: inout JSONWriter, nearby: Bool, local: Bool) {
+    func writeProperties(to json: inout JSONWriter, nearby: Bool, columns: ColumnGroups) {
         let names =
-            nearby || local
-            ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0, local: local) : CSVColumns.coordinate
+            nearby || !columns.isEmpty
+            ? CSVColumns.coordinate(nearby: place.nearby?.count ?? 0, columns: columns) : CSVColumns.coordinate
         // The input's columns are named as written.
-        var writer = FlatFieldWriter(json: json, names: names, local: local)
+        var writer = FlatFieldWriter(json: json, names: names, columns: columns)
         writer.json.beginObject()
         visitFields(nearby: nearby, &writer)
         writer.json.endObject()

@@ -15,6 +15,7 @@ extension JSONWriter {
         case .string(let value): string(value)
         case .text(let value): string(utf8: value)
         case .literal(let value): piece(atMost: JSONCursor.room(FieldValue.literal(value))) { $0.string(value) }
+        case .boolean(let value): if let value { bool(value) } else { null() }
         }
     }
 }

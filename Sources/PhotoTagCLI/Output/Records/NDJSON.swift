@@ -15,6 +15,7 @@ extension JSONCursor {
         case .string(let text): room(text)
         case .text(let text): room(text)
         case .literal(let text): 16 &+ (text?.utf8CodeUnitCount ?? 0)
+        case .boolean: 8
         }
     }
 
@@ -28,6 +29,8 @@ extension JSONCursor {
         case .string(let value): string(value)
         case .text(let value): string(value)
         case .literal(let value): string(value)
+        case .boolean(let value):
+            if let value { raw(value ? "true" : "false") } else { null() }
         }
     }
 

@@ -46,6 +46,12 @@ struct PhotoRecord: Sendable {
     /// When the photo was taken (``CaptureTime``); `nil` when it has neither a DateTimeOriginal
     /// nor a GPS date and time.
     var time: CaptureTime? = nil
+    /// How a track (or a photo nearby) placed the photo: set exactly when the position is theirs.
+    var track: TrackMatch? = nil
+    /// The capture time as the track was matched at it, when that was worked out from the
+    /// camera's clock with a zone or a correction the photo does not carry (``TrackPlacer``):
+    /// ``resolveTime()`` then uses it rather than the photo's own fields.
+    var matchedTime: MatchedTime? = nil
 
     /// The record of the file at `path` (bytes).
     init(path: ArraySlice<UInt8>, reading: GPSReading) {
@@ -98,6 +104,7 @@ struct PhotoRecord: Sendable {
     func forEachWarning(_ body: (String) -> Void) {
         for warning in reading.warnings { body(warning.description) }
         for warning in sidecarWarnings { body(warning) }
+        for warning in trackWarnings { body(warning) }
         if place.location?.atSea == true { body(atSeaWarning) }
         for warning in time?.warnings ?? [] { body(warning.description) }
     }
@@ -105,6 +112,10 @@ struct PhotoRecord: Sendable {
     /// What pairing with sidecars adds: a sidecar that cannot be read, the position it filled
     /// in for, a disagreement of more than 100 m.
     var sidecarWarnings: [String] = []
+
+    /// What matching with a track adds: why no position was found, a disagreement of more than
+    /// 100 m with the photo's own position, a clock that fits the track twice.
+    var trackWarnings: [String] = []
 
     /// Works out ``time`` from the camera's clock, the GPS time and ``PlaceResult/timeZone``,
     /// with the tz rules compiled into the binary (read only when there is a zone).
@@ -117,9 +128,10 @@ struct PhotoRecord: Sendable {
     mutating func resolveTime() {
         let camera = reading.camera, zone = place.timeZone, otherZone = place.location?.otherTimeZone
         time = CaptureTime.resolve(
-            dateTimeOriginal: camera?.dateTimeOriginal, subSeconds: camera?.subSecTimeOriginal,
-            offsetTimeOriginal: camera?.offsetTimeOriginal,
-            offsetSource: CaptureTime.OffsetSource(camera?.timeSource ?? .exif),
+            dateTimeOriginal: matchedTime?.dateTimeOriginal ?? camera?.dateTimeOriginal,
+            subSeconds: camera?.subSecTimeOriginal,
+            offsetTimeOriginal: matchedTime?.offset ?? camera?.offsetTimeOriginal,
+            offsetSource: matchedTime?.source ?? CaptureTime.OffsetSource(camera?.timeSource ?? .exif),
             gpsTime: reading.fix?.timestamp.map(\.instant),
             zone: zone, otherZone: otherZone, rules: zone == nil ? nil : BoundaryTable.bundled.rules)
         if let chosen = time?.timeZone, chosen == otherZone {
