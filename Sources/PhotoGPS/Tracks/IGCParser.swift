@@ -92,8 +92,11 @@ struct IGCReader {
                 throw TrackReadError("no date in the IGC file: line \(number) has a B record before any HFDTE header")
             }
             record(line, end, number, date, &sink)
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            break  // the other record types (I, J, C, E, F, G, K, L…) hold no fix
         default:
-            break
+            // Not a record at all: damage, which may have been a B record.
+            sink.skip("line \(number): not an IGC record (it starts with \(TrackText.quoted(line, 0..<1)))")
         }
     }
 
@@ -151,8 +154,14 @@ struct IGCReader {
             return
         }
         var altitude: Double?
-        if validity == UInt8(ascii: "A"), end >= 35, let metres = Self.altitude(line, 30..<35) {
-            altitude = Double(metres)
+        if end >= 35 {
+            // A GNSS altitude that cannot be read is damage: the record is left out, as ExifTool
+            // leaves it out.
+            guard let metres = Self.altitude(line, 30..<35), Self.altitude(line, 25..<30) != nil else {
+                sink.skip("line \(number): B record altitudes \(TrackText.quoted(line, 25..<35)) are not numbers")
+                return
+            }
+            if validity == UInt8(ascii: "A") { altitude = Double(metres) }
         }
         let seconds = hour * 3600 + minute * 60 + second
         var midnight = day

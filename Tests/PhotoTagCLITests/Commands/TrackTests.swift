@@ -1,4 +1,5 @@
 import Foundation
+import PhotoGPS
 import TestSupport
 import Testing
 
@@ -387,5 +388,42 @@ import Testing
             }
         }
         #expect(located >= 40 && checked == rows.count)
+    }
+
+    /// A broken file of every format (cut at 60%, and with bytes garbled in the middle) is
+    /// reported on stderr, by an error or by the points it leaves out, unless the damage hit
+    /// nothing that is read (its fixes are then the whole file's, or a first part of them when
+    /// cut); and the run goes on: the photo is still placed by the good track given after it.
+    @Test(.enabled(if: present, "the shared corpus/tracks-dev is not beside the repository"))
+    func aBrokenTrackOfEveryFormatIsReportedAndTheRunGoesOn() throws {
+        let names = try listDirectory(Self.folder + "/tracks").sorted()
+        #expect(names.count >= 20)
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let photo = Fixtures.photo("exif-without-gps.jpg")
+        let good = Fixtures.root + "/tracks/lisbon-walk.gpx"
+        for name in names {
+            let bytes = try readWholeFile(Self.folder + "/tracks/" + name)
+            var garbled = bytes
+            for index in stride(from: bytes.count / 2, to: min(bytes.count, bytes.count / 2 + 64), by: 1) {
+                garbled[index] = 0xFF
+            }
+            for (kind, broken) in [("cut", Array(bytes.prefix(bytes.count * 6 / 10))), ("garbled", garbled)] {
+                let path = folder + "/\(kind)-" + name
+                try Data(broken).write(to: URL(fileURLWithPath: path))
+                let result = GeocodeInputTests.run([
+                    "locate", "--format", "ndjson", "--track", path, "--track", good, photo,
+                ])
+                if !result.errors.contains("phototag: track '\(path)': ") {
+                    var whole = Track(), damaged = Track()
+                    _ = try TrackReader.read(bytes: bytes, name: name, into: &whole)
+                    _ = try TrackReader.read(bytes: broken, name: name, into: &damaged)
+                    let expected = kind == "cut" ? Array(whole.fixes.prefix(damaged.fixes.count)) : whole.fixes
+                    #expect(damaged.fixes == expected, "\(kind) \(name): fixes lost without a word")
+                }
+                #expect(result.output.contains("\"source\":\"track\""), "\(kind) \(name): \(result.output)")
+                #expect(result.status == 0 || result.status == 2, "\(kind) \(name)")
+            }
+        }
     }
 }
