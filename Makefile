@@ -108,6 +108,7 @@ uninstall: ## Remove what install put under PREFIX, folders it made included
 BENCH_ARGS ?=
 bench: build ## Benchmark against the peers that are installed (BENCH_ARGS=...)
 	$(SWIFT) build -c release --static-swift-stdlib --product place-queries
+	$(SWIFT) build -c release --static-swift-stdlib --product track-queries
 	python3 Benchmarks/bench.py $(BENCH_ARGS)
 
 # Where a scan's and a geocode's time goes: callgrind's instructions and allocations per file and

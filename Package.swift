@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(
             name: "boundary-queries", dependencies: ["ReverseGeocoding", "PhotoTagSupport"],
             path: "Benchmarks/BoundaryQueries"),
+        .executableTarget(
+            name: "track-queries", dependencies: ["PhotoGPS", "PhotoTagSupport"], path: "Benchmarks/TrackQueries"),
         .target(name: "TestSupport", dependencies: ["PhotoTagSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "PhotoTagSupportTests", dependencies: ["PhotoTagSupport", "TestSupport"]),
         .testTarget(name: "PhotoGPSTests", dependencies: ["PhotoGPS", "TestSupport"]),

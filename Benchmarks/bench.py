@@ -35,6 +35,9 @@ Sections (all by default, in this order):
            after a sparse 0.1-6 GB mdat), against `exiftool -r -n -json`; with strace installed,
            also the reads and bytes phototag reads per video
   memory   peak RSS of `phototag scan` over 1,000,000 links to the real photos, against 100,000
+  tracks   `phototag locate --track` of a generated 1.5 GB Google Records.json (Benchmarks/tracks.py;
+           150 MB with --quick) and one photo, against `exiftool -geotag` on the same file and
+           photo; then 100,000 instants placed on 10M fixes in-process (Benchmarks/TrackQueries)
 Then the issue's targets, each with the measured value and PASS or MISS.
 """
 import argparse
@@ -54,13 +57,16 @@ ROOT = os.path.dirname(HERE)
 BIN = os.path.join(ROOT, ".build", "release")
 PHOTOTAG = os.path.join(BIN, "phototag")  # replaced by its copy in the cache (see snapshot())
 QUERIES = os.path.join(BIN, "place-queries")
+TRACK_QUERIES = os.path.join(BIN, "track-queries")
 sys.path.insert(0, HERE)
 import corpus  # noqa: E402  (Benchmarks/corpus.py)
 import profile_scan  # noqa: E402  (Benchmarks/profile_scan.py)
 import realphotos  # noqa: E402  (Benchmarks/realphotos.py)
+import tracks  # noqa: E402  (Benchmarks/tracks.py)
 import videos  # noqa: E402  (Benchmarks/videos.py)
 
-SECTIONS = ["tiny", "locate", "scan", "real", "cold", "fuse", "alloc", "geocode", "queries", "videos", "memory"]
+SECTIONS = ["tiny", "locate", "scan", "real", "cold", "fuse", "alloc", "geocode", "queries", "videos", "memory",
+            "tracks"]
 # The reader threads of the multi-threaded floor: more reads in flight than any disk queue or
 # network share needs to be busy, and than phototag's default number of workers on most machines.
 FLOOR_THREADS = 32
@@ -650,6 +656,46 @@ def bench_queries(count, out):
     out(f"\n## queries: nearest place in-process, one core\n{result.stdout.rstrip()}")
 
 
+def bench_tracks(tools, plan, cache, megabytes, out, results):
+    """A big Records.json read by `locate --track` (one photo: the time is the reading's), against
+    `exiftool -geotag` on the same file and photo; then in-process matching of 100,000 instants
+    against 10M fixes (Benchmarks/TrackQueries)."""
+    started = time.perf_counter()
+    path, entries = tracks.cached_records(cache, megabytes)
+    if time.perf_counter() - started > 1:
+        out(f"(generated a {megabytes} MB Records.json of {entries:,} entries in {time.perf_counter() - started:.0f} s)")
+    size = os.path.getsize(path)
+    photo = os.path.join(ROOT, "Fixtures", "photos", "exif-without-gps.jpg")
+    rows = [measure(tools, "phototag locate --track Records.json", [PHOTOTAG, "locate", "--format", "ndjson", "--track",
+                                                                      path, photo], plan["tracks"], ok=(0,),
+                    count=size / 1e6, note="the photo placed on it")]
+    exiftool = shutil.which("exiftool")
+    if exiftool:
+        scratch = tempfile.mkdtemp(prefix="phototag-bench-geotag-")
+        copy = os.path.join(scratch, "photo.jpg")
+        shutil.copyfile(photo, copy)
+        rows.append(measure(tools, "exiftool -geotag Records.json", [exiftool, "-q", "-q", "-overwrite_original",
+                                                                     "-geotag", path, "-geotime<${DateTimeOriginal}+01:00",
+                                                                     copy], plan["exiftool-tracks"], ok=(0, 1),
+                            count=size / 1e6, warmup=0))
+        shutil.rmtree(scratch, ignore_errors=True)
+    else:
+        rows.append(missing("exiftool -geotag Records.json", "apt-get install libimage-exiftool-perl"))
+    out(render(f"tracks: a {size / 1e6:,.0f} MB Records.json ({entries:,} entries) read whole, one photo placed on it",
+               rows, unit="MB/s"))
+    results["tracks"] = rows
+    if os.path.exists(TRACK_QUERIES):
+        result = subprocess.run([TRACK_QUERIES, "10000000", "100000"], capture_output=True, text=True, check=True)
+        out(f"\n## track queries: 100,000 instants against 10M fixes in-process, one core\n{result.stdout.rstrip()}")
+        for line in result.stdout.splitlines():
+            if line.startswith("placed "):
+                results["track-queries"] = float(line.split(" in ")[1].split(" s")[0])
+            if line.startswith("built "):
+                results["track-bytes"] = float(line.split("about ")[1].split(" bytes")[0])
+    else:
+        out("\n## track queries: skipped (.build/release/track-queries is not built; `make bench` builds it)")
+
+
 # ---------------------------------------------------------------------------------------------
 # Targets
 
@@ -673,6 +719,16 @@ def targets(results, out):
         phototag, peer = find(results, section, "phototag"), find(results, section, peer_prefix)
         return relative(peer, phototag) if phototag and peer else None
 
+    track = find(results, "tracks", "phototag")
+    rate = track.count / (track.median / 1000) if track else None
+    check("tracks: Records.json read at >= 50 MB/s", rate, f"{rate:,.0f} MB/s" if rate else "", rate and rate >= 50)
+    rss = track.rss / 1024 if track and track.rss else None
+    check("tracks: peak RSS <= 200 MB reading it", rss, f"{rss:.0f} MB" if rss else "", rss and rss <= 200)
+    value = results.get("track-queries")
+    check("tracks: 100,000 photos against 10M fixes <= 1 s", value, f"{value:.2f} s" if value is not None else "",
+          value is not None and value <= 1)
+    value = ratio("tracks", "exiftool -geotag")
+    check("tracks: faster than exiftool -geotag", value, f"{value:.1f}x" if value else "", value and value > 1)
     locate = find(results, "locate", "phototag")
     check("locate: median <= 10 ms", locate, f"{locate.median:.2f} ms" if locate else "",
           locate and locate.median <= 10)
@@ -811,6 +867,8 @@ def main():
                         help="of those, the first N that the single-thread floor, ExifTool and Exiv2 read (default 100)")
     parser.add_argument("--memory-files", type=int, default=1_000_000,
                         help="links scanned in the memory section, against a tenth as many (default 1,000,000)")
+    parser.add_argument("--track-mb", type=int, default=1500,
+                        help="size of the generated Records.json of the tracks section (default 1500, quick 150)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the photos and points (default 1)")
     parser.add_argument("--binary", help="the phototag to measure (default .build/release/phototag): compare builds")
     parser.add_argument("--cache", default=os.environ.get("PHOTOTAG_BENCH_CACHE", os.path.join(HERE, ".cache")),
@@ -826,10 +884,12 @@ def main():
 
     if args.quick:
         plan = {"fast": 11, "exiftool-one": 5, "scan": 5, "exiftool-scan": 1, "exiftool-fast2": 0, "exiv2-scan": 3,
-                "geocode": 3, "rg": 1, "cold": 3, "fuse": 2}
+                "geocode": 3, "rg": 1, "cold": 3, "fuse": 2, "tracks": 1, "exiftool-tracks": 1}
+        if "--track-mb" not in " ".join(sys.argv):
+            args.track_mb = 150
     else:
         plan = {"fast": 31, "exiftool-one": 11, "scan": 11, "exiftool-scan": 3, "exiftool-fast2": 1, "exiv2-scan": 5,
-                "geocode": 5, "rg": 3, "cold": 5, "fuse": 3}
+                "geocode": 5, "rg": 3, "cold": 5, "fuse": 3, "tracks": 3, "exiftool-tracks": 1}
     if args.runs:
         plan["fast"] = args.runs
 
@@ -897,6 +957,8 @@ def main():
             bench_alloc(args.cache, out, results)
         elif section == "memory":
             bench_memory(tools, args.cache, args.memory_files, out, results)
+        elif section == "tracks":
+            bench_tracks(tools, plan, args.cache, args.track_mb, out, results)
         report = watch.report(busy)
         if report:
             out(report)

@@ -41,3 +41,20 @@ package func environmentVariables() -> [String: String] {
 
 /// Ends the process with `status` (`exit(3)`).
 package func exitProcess(_ status: Int32) -> Never { exit(status) }
+
+/// The most memory the process has had resident so far, in bytes (`getrusage`'s `ru_maxrss`:
+/// kilobytes on Linux, bytes on macOS).
+package func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+        let who = RUSAGE_SELF
+    #else
+        let who = RUSAGE_SELF.rawValue
+    #endif
+    guard getrusage(Int32(who), &usage) == 0 else { return 0 }
+    #if canImport(Darwin)
+        return Int(usage.ru_maxrss)
+    #else
+        return Int(usage.ru_maxrss) * 1024
+    #endif
+}
