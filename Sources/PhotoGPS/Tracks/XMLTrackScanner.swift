@@ -256,17 +256,25 @@ struct XMLTrackScanner {
                 break
             }
             var scalar = unit
+            var invalid: String? = nil
             if let high = highSurrogate {
-                guard (0xDC00...0xDFFF).contains(unit) else {
-                    throw TrackReadError("line \(line): invalid UTF-16 (a high surrogate without its low one)")
+                if (0xDC00...0xDFFF).contains(unit) {
+                    scalar = 0x10000 + (high - 0xD800) << 10 + (unit - 0xDC00)
+                    highSurrogate = nil
+                } else {
+                    invalid = "a high surrogate without its low one"
                 }
-                scalar = 0x10000 + (high - 0xD800) << 10 + (unit - 0xDC00)
-                highSurrogate = nil
             } else if (0xD800...0xDBFF).contains(unit) {
                 highSurrogate = unit
                 continue
             } else if (0xDC00...0xDFFF).contains(unit) {
-                throw TrackReadError("line \(line): invalid UTF-16 (a low surrogate without its high one)")
+                invalid = "a low surrogate without its high one"
+            }
+            if let invalid {
+                // What came before is read first, so that the first fault in the document is the
+                // one reported, however the file was cut into chunks.
+                try Self.withBytes(out) { (bytes) throws(TrackReadError) in try scan(bytes, &handler, &sink) }
+                throw TrackReadError("line \(line): invalid UTF-16 (\(invalid))")
             }
             Self.appendUTF8(scalar, to: &out)
         }

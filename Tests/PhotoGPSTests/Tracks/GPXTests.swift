@@ -204,6 +204,12 @@ import Testing
         #expect(
             xmlTrackErrorInEveryChunking(GPXParser(), [0xFF, 0xFE, 0, 0, 0x3C, 0, 0, 0])
                 == TrackReadError("not a GPX file this reader can read: it is UTF-32; save it as UTF-8"))
+        // The first fault in the document wins, however it is cut into chunks: here the root
+        // element (not gpx), before a lone low surrogate further on (found by the TrackFuzzer).
+        let wrongRoot = Array("<x>".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        #expect(
+            xmlTrackErrorInEveryChunking(GPXParser(), [0xFE, 0xFF] + wrongRoot + [0xDC, 0x00] + bigEndian)
+                == TrackReadError("not a GPX file: the root element is <x>"))
     }
 
     @Test func refusesFilesThatAreCutShortOrNotWellFormed() {
