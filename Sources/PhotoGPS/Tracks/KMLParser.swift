@@ -69,6 +69,8 @@ struct KMLParser: TrackParser {
         var begin: Result<Double, Problem>?
         var end: Result<Double, Problem>?
         var sawSpan = false
+        /// The time spans read so far (each Placemark with a `<TimeSpan>` that moves forward).
+        var spans = 0
         /// Its first `<Point>` (where it opened, and its position or the problem with it).
         var inPoint = false
         var pointLine = 0
@@ -276,7 +278,7 @@ struct KMLParser: TrackParser {
         }
 
         /// The Placemark closes: its Point (if any) with its time gives its fix or fixes.
-        private func finishPlacemark(sink: inout some TrackSink) {
+        private mutating func finishPlacemark(sink: inout some TrackSink) {
             guard let position else { return }
             let place: Position
             switch position {
@@ -295,8 +297,9 @@ struct KMLParser: TrackParser {
                 case (_, .failure(let problem)?):
                     sink.skip(problem.message)
                 case (.success(let from)?, .success(let to)?) where from < to:
-                    add(from, place, line: pointLine, sink: &sink)
-                    add(to, place, line: pointLine, sink: &sink)
+                    spans += 1
+                    add(from, place, line: pointLine, span: spans, sink: &sink)
+                    add(to, place, line: pointLine, span: spans, sink: &sink)
                 case (_, .success(let to)?):
                     add(to, place, line: pointLine, sink: &sink)
                 case (_, nil):
@@ -307,12 +310,15 @@ struct KMLParser: TrackParser {
             }
         }
 
-        /// Hands a fix to `sink`, or skips it when its position is out of range.
-        private func add(_ time: Double, _ position: Position, line: Int, sink: inout some TrackSink) {
+        /// Hands a fix to `sink` (of time span `span`, 0 for none), or skips it when its position
+        /// is out of range.
+        private func add(
+            _ time: Double, _ position: Position, line: Int, span: Int = 0, sink: inout some TrackSink
+        ) {
             let fix = TrackFix(
                 time: time, latitude: position.latitude, longitude: position.longitude, altitude: position.altitude)
             if fix.isValid {
-                sink.add(fix)
+                sink.add(fix, span: span)
             } else {
                 sink.skip("line \(line): \(XMLTrackText.outOfRange(position.latitude, position.longitude))")
             }

@@ -195,7 +195,7 @@ extension Track {
         }
         if let b = before, let a = after {
             let gap = Double(a.time - b.time) / 1000
-            if gap <= limits.maximumGap {
+            if gap <= limits.maximumGap || (b.run == a.run && runs[b.run].sameSpan(b.index, a.index)) {
                 return .success(interpolate(b, a, at: milliseconds, gap: gap))
             }
             let toBefore = (milliseconds - Double(b.time)) / 1000, toAfter = (Double(a.time) - milliseconds) / 1000
@@ -287,6 +287,13 @@ struct Run: Sendable {
     /// ExifTool's rules, and so is the answer on the development set: a KML track with
     /// altitudes of 0 gives none between fixes, and 0 from its nearest fix.
     var interpolatesAltitude = true
+    /// The time span of each fix (``TrackSink/add(_:span:)``), 0 for none; empty when the file
+    /// has none.
+    var spans: [UInt32] = []
+
+    /// Whether fixes `a` and `b` of the run belong to one time span: they are then interpolated
+    /// between however far apart (a KML `<TimeSpan>`, as ExifTool reads it).
+    func sameSpan(_ a: Int, _ b: Int) -> Bool { !spans.isEmpty && spans[a] != 0 && spans[a] == spans[b] }
     /// The base time of each block (ms since the epoch) and the index of its first fix.
     private let blockBases: [Int64]
     private let blockStarts: [Int]
@@ -371,9 +378,12 @@ struct TrackRunBuilder: TrackSink {
     private var longitudes: [Int32] = []
     /// `nil` until a fix with an altitude comes; then NaN for the fixes without one.
     private var altitudes: [Float]? = nil
+    /// `nil` until a fix of a time span comes (``TrackSink/add(_:span:)``); then each fix's span,
+    /// 0 for none.
+    private var spans: [UInt32]? = nil
     private var lastTime = Int64.min
-    /// The fixes once one came out of order: (time, latitude, longitude, altitude).
-    private var unordered: [(Int64, Int32, Int32, Float)]? = nil
+    /// The fixes once one came out of order: (time, latitude, longitude, altitude, span).
+    private var unordered: [(Int64, Int32, Int32, Float, UInt32)]? = nil
     /// Whether some fix has an altitude other than 0.
     private var hasAltitude = false
     /// Points the reader skipped, and the first reason.
@@ -393,7 +403,10 @@ struct TrackRunBuilder: TrackSink {
         if firstSkipReason == nil { firstSkipReason = reason }
     }
 
-    mutating func add(_ fix: TrackFix) {
+    mutating func add(_ fix: TrackFix) { add(fix, span: 0) }
+
+    mutating func add(_ fix: TrackFix, span: Int) {
+        let span = UInt32(clamping: max(0, span))
         guard fix.isValid else {
             skip("a fix out of range")
             return
@@ -403,12 +416,12 @@ struct TrackRunBuilder: TrackSink {
         let altitude = fix.altitude.map { Float($0) } ?? .nan
         if !altitude.isNaN, altitude != 0 { hasAltitude = true }
         if unordered != nil {
-            unordered!.append((time, latitude, longitude, altitude))
+            unordered!.append((time, latitude, longitude, altitude, span))
             return
         }
         if time < lastTime {
             // Out of order: everything so far into the plain list, sorted at the end.
-            var list: [(Int64, Int32, Int32, Float)] = []
+            var list: [(Int64, Int32, Int32, Float, UInt32)] = []
             list.reserveCapacity(offsets.count + 1)
             var block = 0
             for index in 0..<offsets.count {
@@ -416,24 +429,29 @@ struct TrackRunBuilder: TrackSink {
                 list.append(
                     (
                         blockBases[block] + Int64(offsets[index]), latitudes[index], longitudes[index],
-                        altitudes?[index] ?? .nan
+                        altitudes?[index] ?? .nan, spans?[index] ?? 0
                     ))
             }
-            list.append((time, latitude, longitude, altitude))
+            list.append((time, latitude, longitude, altitude, span))
             (blockBases, blockStarts, offsets, latitudes, longitudes, altitudes) = ([], [], [], [], [], nil)
+            spans = nil
             unordered = list
             return
         }
-        append(time, latitude, longitude, altitude)
+        append(time, latitude, longitude, altitude, span)
     }
 
     /// Appends a fix no earlier than the last; one at the same time replaces it (the one read last wins).
-    private mutating func append(_ time: Int64, _ latitude: Int32, _ longitude: Int32, _ altitude: Float) {
+    private mutating func append(
+        _ time: Int64, _ latitude: Int32, _ longitude: Int32, _ altitude: Float, _ span: UInt32
+    ) {
         if time == lastTime, !offsets.isEmpty {
             latitudes[latitudes.count - 1] = latitude
             longitudes[longitudes.count - 1] = longitude
             if altitudes == nil, !altitude.isNaN { altitudes = [Float](repeating: .nan, count: offsets.count) }
             altitudes?[offsets.count - 1] = altitude
+            if spans == nil, span != 0 { spans = [UInt32](repeating: 0, count: offsets.count) }
+            spans?[offsets.count - 1] = span
             return
         }
         let index = offsets.count
@@ -450,6 +468,8 @@ struct TrackRunBuilder: TrackSink {
         longitudes.append(longitude)
         if altitudes == nil, !altitude.isNaN { altitudes = [Float](repeating: .nan, count: index) }
         altitudes?.append(altitude)
+        if spans == nil, span != 0 { spans = [UInt32](repeating: 0, count: index) }
+        spans?.append(span)
         lastTime = time
     }
 
@@ -464,11 +484,14 @@ struct TrackRunBuilder: TrackSink {
             }
             .map(\.element)
             lastTime = .min
-            for (time, latitude, longitude, altitude) in list { append(time, latitude, longitude, altitude) }
+            for (time, latitude, longitude, altitude, span) in list {
+                append(time, latitude, longitude, altitude, span)
+            }
         }
         var run = Run(
             file: file, blockBases: blockBases, blockStarts: blockStarts, offsets: offsets, latitudes: latitudes,
             longitudes: longitudes, altitudes: altitudes ?? [])
+        run.spans = spans ?? []
         run.interpolatesAltitude = interpolatingAltitude && hasAltitude
         return run
     }

@@ -30,10 +30,19 @@ public struct TrackFix: Hashable, Sendable {
 protocol TrackSink {
     /// A fix read (``TrackFix/isValid``: the reader checks).
     mutating func add(_ fix: TrackFix)
+    /// A fix of a time span, numbered from 1 within its file (a KML `<TimeSpan>`'s begin and
+    /// end): two fixes of one span are interpolated between however far apart they are, as
+    /// ExifTool reads them.
+    mutating func add(_ fix: TrackFix, span: Int)
     /// A point the reader skipped (no time, a position out of range, a field it cannot read),
     /// with the reason, such as `line 12: no time`. Skipped points are counted and the first
     /// reason is reported; the file is still read.
     mutating func skip(_ reason: String)
+}
+
+extension TrackSink {
+    /// A sink that keeps no spans keeps the fix alone.
+    mutating func add(_ fix: TrackFix, span: Int) { add(fix) }
 }
 
 /// A streaming reader of one track format. It is fed the file's bytes in order, in chunks of any

@@ -128,6 +128,42 @@ import Testing
         #expect(Self.position(track, 200 * 86_400 + 3600) == nil)
     }
 
+    @Test func theTwoFixesOfAKMLTimeSpanAreInterpolatedHoweverFarApart() throws {
+        // A stay of two hours at one place (a KML Placemark with a TimeSpan), then a walk. An
+        // instant in the middle of the stay is at the place; after the stay, the usual rules.
+        let kml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><TimeSpan><begin>2024-01-10T10:00:00Z</begin><end>2024-01-10T12:00:00Z</end></TimeSpan>
+            <Point><coordinates>2.35,48.85</coordinates></Point></Placemark>
+            <Placemark><TimeStamp><when>2024-01-10T16:00:00Z</when></TimeStamp>
+            <Point><coordinates>2.40,48.90</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        var track = Track()
+        let report = try TrackReader.read(bytes: Array(kml.utf8), name: "stay.kml", into: &track)
+        #expect(report.format == .kml && report.fixes == 3)
+        let noon = 1_704_880_800.0  // 2024-01-10T10:00:00Z
+        let middle = try track.position(at: noon + 3600).get()
+        #expect(middle.latitude == 48.85 && middle.longitude == 2.35 && middle.interpolated)
+        #expect(middle.gapSeconds == 7200)
+        // Between the end of the stay and the next fix (4 h): neither is within 1800 s.
+        #expect(throws: TrackMiss.inGap(gapSeconds: 14_400, nearestSeconds: 7200)) {
+            try track.position(at: noon + 4 * 3600).get()
+        }
+        // The same two fixes from a GPX (no span) are not interpolated across two hours.
+        var plain = Track()
+        plain.add(
+            file: "two.gpx",
+            fixes: [
+                TrackFix(time: noon, latitude: 48.85, longitude: 2.35),
+                TrackFix(time: noon + 7200, latitude: 48.85, longitude: 2.35),
+            ])
+        #expect(throws: TrackMiss.inGap(gapSeconds: 7200, nearestSeconds: 3600)) {
+            try plain.position(at: noon + 3600).get()
+        }
+    }
+
     @Test func anEmptyTrackPlacesNothing() {
         #expect(throws: TrackMiss.empty) { try Track().position(at: 0).get() }
         #expect(Self.track([TrackFix(time: 0, latitude: 91, longitude: 0)]).isEmpty)
