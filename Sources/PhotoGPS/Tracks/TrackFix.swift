@@ -18,12 +18,16 @@ public struct TrackFix: Hashable, Sendable {
         self.altitude = altitude
     }
 
-    /// Whether the fix can be used: a finite time, a latitude in -90...90 and a longitude in
-    /// -180...180, an altitude finite when given. Readers skip (and count) the others.
+    /// Whether the fix can be used: a time in the years 1 to 9999, a latitude in -90...90 and a
+    /// longitude in -180...180, an altitude finite when given. Readers skip (and count) the others.
     public var isValid: Bool {
-        time.isFinite && latitude.isFinite && longitude.isFinite && abs(latitude) <= 90 && abs(longitude) <= 180
-            && (altitude?.isFinite ?? true)
+        Self.times.contains(time) && latitude.isFinite && longitude.isFinite && abs(latitude) <= 90
+            && abs(longitude) <= 180 && (altitude?.isFinite ?? true)
     }
+
+    /// The instants a fix may have: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z (a time read as
+    /// milliseconds where seconds were meant, or the reverse, falls outside).
+    static let times = -62_135_596_800.0...253_402_300_799.0
 }
 
 /// What a track reader hands its fixes to, as it reads.

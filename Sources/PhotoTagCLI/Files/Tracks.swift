@@ -250,13 +250,14 @@ struct TrackPlacer: Sendable {
         var rest = Substring(text.dropFirst())
         var days = 0
         if let space = rest.firstIndex(of: " ") {
-            guard let d = Int(rest[..<space]), d >= 0 else { return nil }
+            guard let d = Int(rest[..<space]), (0...36_500).contains(d) else { return nil }
             days = d
             rest = rest[rest.index(after: space)...]
         }
         let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-            let hours = Int(parts[0]), let minutes = Int(parts[1]), hours >= 0, (0..<60).contains(minutes)
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), (0...876_000).contains(hours),
+            (0..<60).contains(minutes)
         else { return nil }
         var seconds = 0.0
         if parts.count == 3 {

@@ -164,6 +164,18 @@ import Testing
         }
     }
 
+    @Test func aFixOutsideTheYears1To9999IsLeftOut() {
+        // A time in milliseconds where seconds were meant (found by the TrackFuzzer in a CSV: it
+        // overflowed the track's 64-bit milliseconds).
+        var builder = TrackRunBuilder()
+        builder.add(TrackFix(time: 1_704_880_800_000_000, latitude: 10, longitude: 20))
+        builder.add(TrackFix(time: -1e300, latitude: 10, longitude: 20))
+        builder.add(TrackFix(time: 1_704_880_800, latitude: 10, longitude: 20))
+        #expect(builder.count == 1 && builder.skippedCount == 2)
+        #expect(TrackFix(time: 253_402_300_799, latitude: 0, longitude: 0).isValid)
+        #expect(!TrackFix(time: 253_402_300_800, latitude: 0, longitude: 0).isValid)
+    }
+
     @Test func anEmptyTrackPlacesNothing() {
         #expect(throws: TrackMiss.empty) { try Track().position(at: 0).get() }
         #expect(Self.track([TrackFix(time: 0, latitude: 91, longitude: 0)]).isEmpty)

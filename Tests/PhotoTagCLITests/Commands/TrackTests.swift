@@ -302,6 +302,7 @@ import Testing
             (["--prefer-track"], "'--prefer-track' needs '--track FILE'"),
             (["--track", "x.gpx", "--time-zone", "Mars/Olympus"], "needs a zone of the tz database"),
             (["--track", "x.gpx", "--clock-offset", "1:00"], "needs ±[D ]HH:MM[:SS]"),
+            (["--track", "x.gpx", "--clock-offset", "+9999999999999999 00:00"], "needs ±[D ]HH:MM[:SS]"),
             (["--track", "x.gpx", "--max-gap", "soon"], "needs a number of seconds"),
             (["--track", "x.gpx", "--sync-with", "a.jpg", "--time-zone", "UTC"], "finds the camera's offset itself"),
         ] {
