@@ -18,6 +18,12 @@ let package = Package(
             name: "SidecarFuzzer",
             dependencies: [.product(name: "PhotoGPS", package: "phototag")]
         ),
+        // Track files (GPX, KML, KMZ, NMEA, IGC, FIT, CSV, Google location history):
+        // FUZZ_TARGET=TrackFuzzer ./run, TRACK_FORMAT=gpx… to drive one reader.
+        .executableTarget(
+            name: "TrackFuzzer",
+            dependencies: [.product(name: "PhotoGPS", package: "phototag")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
