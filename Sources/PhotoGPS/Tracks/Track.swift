@@ -259,16 +259,12 @@ extension Track {
             gapMeters: meters(b, a), nearestFixSeconds: min(toBefore, toAfter) / 1000)
     }
 
-    /// The great-circle distance between two fixes, in metres (haversine, mean Earth radius).
+    /// The great-circle distance between two fixes, in metres.
     private func meters(_ b: (run: Int, index: Int, time: Int64), _ a: (run: Int, index: Int, time: Int64)) -> Double {
         let first = runs[b.run], second = runs[a.run]
-        let radians = Double.pi / 180
-        let lat1 = first.latitude(at: b.index) * radians, lat2 = second.latitude(at: a.index) * radians
-        let dlat = lat2 - lat1
-        let dlon = (second.longitude(at: a.index) - first.longitude(at: b.index)) * radians
-        let sinLat = sin(dlat / 2), sinLon = sin(dlon / 2)
-        let h = sinLat * sinLat + cos(lat1) * cos(lat2) * sinLon * sinLon
-        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+        return greatCircleMetres(
+            first.latitude(at: b.index), first.longitude(at: b.index), second.latitude(at: a.index),
+            second.longitude(at: a.index))
     }
 }
 

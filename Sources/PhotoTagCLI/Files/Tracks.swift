@@ -286,7 +286,7 @@ struct TrackPlacer: Sendable {
             switch attempt(record, on: track) {
             case .placed(let found, let moment):
                 if let own {
-                    let apart = Self.metres(own.latitude, own.longitude, found.latitude, found.longitude)
+                    let apart = greatCircleMetres(own.latitude, own.longitude, found.latitude, found.longitude)
                     if apart > 100 {
                         let used = options.preferTrack ? "the track's" : "the photo's own"
                         record.trackWarnings.append(
@@ -499,14 +499,6 @@ struct TrackPlacer: Sendable {
         return offsets
     }
 
-    /// The great-circle distance between two points, in metres.
-    static func metres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let a = lat1 * radians, b = lat2 * radians
-        let sinLat = sin((b - a) / 2), sinLon = sin((lon2 - lon1) * radians / 2)
-        let h = sinLat * sinLat + cos(a) * cos(b) * sinLon * sinLon
-        return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
-    }
 }
 
 /// A camera's wall-clock time as seconds since 1970-01-01T00:00:00 read as if it were UTC.

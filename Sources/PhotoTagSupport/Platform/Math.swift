@@ -65,3 +65,13 @@
         return Darwin.log2(x)
     #endif
 }
+
+/// The great-circle distance in metres between two points given in degrees (haversine, on the
+/// mean Earth radius of 6,371,008.8 m): the track matcher's and the command line's one formula.
+package func greatCircleMetres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    let radians = Double.pi / 180
+    let a = lat1 * radians, b = lat2 * radians
+    let sinLat = sin((b - a) / 2), sinLon = sin((lon2 - lon1) * radians / 2)
+    let h = sinLat * sinLat + cos(a) * cos(b) * sinLon * sinLon
+    return 2 * 6_371_008.8 * asin(min(1, h.squareRoot()))
+}
