@@ -19,8 +19,9 @@ let package = Package(
         .target(name: "CExifShim", dependencies: ["CExif"]),
         // System calls, threads, signals and libm behind typed wrappers (Platform/, the only
         // sources that import Glibc or Darwin), the lock, decimal numbers and dates: one of each
-        // for every module (`package` access; not a product).
-        .target(name: "PhotoTagSupport"),
+        // for every module (`package` access; not a product). `Extern` declares the one C function
+        // the Glibc module lacks (renameat2, for SafeWrite.swift) with `@_extern(c)`.
+        .target(name: "PhotoTagSupport", swiftSettings: [.enableExperimentalFeature("Extern")]),
         // zlib's headers and library, to inflate KMZ track files.
         .systemLibrary(
             name: "CZlib",
