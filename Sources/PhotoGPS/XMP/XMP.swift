@@ -298,11 +298,23 @@ enum XMLToken {
 struct XMLTokenizer {
     private let bytes: [UInt8]
     private var index = 0
+    /// Whether ``attributeSpans`` is kept (the sidecar editor's need, not the reader's).
+    private let recordsSpans: Bool
+    /// With `recordsSpans`: where each attribute of the last start tag is, from its name to its
+    /// closing quote, in the order of its attributes.
+    private(set) var attributeSpans: [Range<Int>] = []
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: [UInt8], recordsSpans: Bool = false) {
         // Stop at a NUL: some writers pad the packet with zeros.
         self.bytes = Array(bytes.prefix(while: { $0 != 0 }))
+        self.recordsSpans = recordsSpans
     }
+
+    /// Where the next token starts (where the last one ended), as an offset in the bytes.
+    var position: Int { index }
+
+    /// How many bytes are read: those before the first NUL.
+    var count: Int { bytes.count }
 
     private func starts(_ text: String, at position: Int) -> Bool {
         let pattern = Array(text.utf8)
@@ -374,6 +386,7 @@ struct XMLTokenizer {
         index += 1
         guard let tag = name() else { return nil }
         var attributes: [(String, String)] = []
+        if recordsSpans { attributeSpans.removeAll(keepingCapacity: true) }
         while true {
             skipSpaces()
             guard index < bytes.count else { return nil }
@@ -385,6 +398,7 @@ struct XMLTokenizer {
                 index += 2
                 return .startTag(tag, attributes, selfClosing: true)
             }
+            let keyStart = index
             guard let key = name() else { return nil }
             skipSpaces()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
@@ -400,6 +414,7 @@ struct XMLTokenizer {
             // An attribute given twice in one tag is not well-formed XML (which one would count?).
             guard !attributes.contains(where: { $0.0 == key }) else { return nil }
             attributes.append((key, String(decoding: value, as: UTF8.self)))
+            if recordsSpans { attributeSpans.append(keyStart..<(close + 1)) }
             index = close + 1
         }
     }
