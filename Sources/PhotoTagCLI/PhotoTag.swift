@@ -101,7 +101,7 @@ public enum PhotoTag {
         case .locate(var options):
             options.place.resolveLanguage(environment)
             return context.locate(options, input: input)
-        case .scan(var options):
+        case .scan(var options), .tag(var options):
             options.place.resolveLanguage(environment)
             return context.scan(options, input: input)
         case .geocode(var options):

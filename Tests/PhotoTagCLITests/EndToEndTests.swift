@@ -184,6 +184,7 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
             GoldenCase(name: "help.text", arguments: ["--help"], status: 0),
             GoldenCase(name: "help-locate.text", arguments: ["help", "locate"], status: 0),
             GoldenCase(name: "help-scan.text", arguments: ["scan", "--help"], status: 0),
+            GoldenCase(name: "help-tag.text", arguments: ["tag", "--help"], status: 0),
             GoldenCase(name: "help-geocode.text", arguments: ["help", "geocode"], status: 0),
             GoldenCase(name: "help-places-import.text", arguments: ["help", "places", "import"], status: 0),
             GoldenCase(name: "help-places-info.text", arguments: ["places", "info", "-h"], status: 0),

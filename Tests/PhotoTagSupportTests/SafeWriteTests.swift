@@ -386,35 +386,7 @@ import Testing
         #expect(Self.names(folder.path) == ["photo.xmp"])
     }
 
-    /// A tmpfs mounted (mount(2)) on a fresh folder, for the tests that need a file system of
-    /// their own: read-only, or full. Only root may mount one.
-    final class Tmpfs {
-        let path: String
-
-        /// Mounts a tmpfs of `size` bytes, or throws the `errno` of the failed mount.
-        init(size: Int) throws {
-            path = try makeTemporaryDirectory()
-            guard mount("tmpfs", path, "tmpfs", 0, "size=\(size),mode=0755") == 0 else {
-                let code = errno
-                rmdir(path)
-                throw SystemError(code: code)
-            }
-        }
-
-        /// Makes the file system read-only (`MS_REMOUNT | MS_RDONLY`).
-        func remountReadOnly() -> Bool { mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 }
-
-        deinit {
-            if umount2(path, 0) != 0 { _ = umount2(path, Int32(MNT_DETACH)) }
-            try? FileManager.default.removeItem(atPath: path)
-        }
-    }
-
-    /// Whether a tmpfs can be mounted here: as root, tried once (a container may forbid it).
-    static let tmpfsMountable: Bool = {
-        guard geteuid() == 0 else { return false }
-        return (try? Tmpfs(size: 64 << 10)) != nil
-    }()
+    static let tmpfsMountable = Tmpfs.mountable
 
     @Test(.enabled(if: tmpfsMountable, "mounting a tmpfs needs root (and a system that allows it)"))
     func aReadOnlyFileSystemIsAnErrorAndTheFileStays() throws {

@@ -140,3 +140,47 @@ public func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     for _ in 0..<count { go.signal() }
     for _ in 0..<count { done.wait() }
 }
+
+/// A tmpfs mounted (mount(2)) on a fresh folder, for the tests that need a file system of
+/// their own: read-only, or full. Only root may mount one.
+public final class Tmpfs {
+    /// Where it is mounted.
+    public let path: String
+
+    /// Mounts a tmpfs of `size` bytes, or throws the `errno` of the failed mount.
+    public init(size: Int) throws {
+        path = try makeTemporaryDirectory()
+        guard mount("tmpfs", path, "tmpfs", 0, "size=\(size),mode=0755") == 0 else {
+            let code = errno
+            rmdir(path)
+            throw SystemError(code: code)
+        }
+    }
+
+    /// Makes the file system read-only (`MS_REMOUNT | MS_RDONLY`).
+    public func remountReadOnly() -> Bool { mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT | MS_RDONLY), nil) == 0 }
+
+    deinit {
+        if umount2(path, 0) != 0 { _ = umount2(path, Int32(MNT_DETACH)) }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// Whether a tmpfs can be mounted here: as root, tried once (a container may forbid it).
+    public static let mountable: Bool = {
+        guard geteuid() == 0 else { return false }
+        return (try? Tmpfs(size: 64 << 10)) != nil
+    }()
+
+    /// Fills the file system to its last byte with a file named `filler`; the `errno` that
+    /// stopped it (`ENOSPC`).
+    public func fill() -> Int32 {
+        let filler = open(path + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard filler >= 0 else { return errno }
+        defer { close(filler) }
+        let chunk = [UInt8](repeating: 7, count: 4096)
+        while true {
+            let written = chunk.withUnsafeBytes { write(filler, $0.baseAddress, $0.count) }
+            if written < 0 { return errno }
+        }
+    }
+}

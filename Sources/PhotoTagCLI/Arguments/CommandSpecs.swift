@@ -115,6 +115,18 @@ enum Options {
     static let fromPhotos = OptionSpec(
         name: "--from-photos", help: "Place photos without a position by the run's located photos taken then")
 
+    // tag
+    static let dryRun = OptionSpec(
+        name: "--dry-run", short: "-n", help: "Write nothing: say per photo what would be written or kept")
+    static let overwrite = OptionSpec(
+        name: "--overwrite", help: "Replace values a sidecar already has (default: keep them)")
+    static let allPositions = OptionSpec(
+        name: "--all-positions", help: "Also write positions read from the photo itself (default: only others)")
+    static let sidecarName = OptionSpec(
+        name: "--sidecar-name", value: "<form>",
+        help: "Name new sidecars NAME.EXT.xmp (ext, default) or NAME.xmp (stem); picks one when both exist",
+        choices: TagOptions.SidecarName.allCases.map(\.rawValue))
+
     // places import and boundaries import
     static let geoNamesFolder = OptionSpec(
         name: "--from", value: "<dir>", help: "Folder with the GeoNames dumps (required, or --names)")
@@ -294,6 +306,62 @@ enum Commands {
             is written whole and the output closed; a second signal ends at once).
 
             Example: phototag scan --with-gps --format csv ~/Pictures > located.csv
+            """)
+
+    static let tag = CommandSpec(
+        name: "tag", summary: "Write where each photo was taken into its XMP sidecar",
+        arguments: "<path>...",
+        missingArgumentsMessage: "no paths given; to tag the photos of the current folder, run: phototag tag .",
+        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
+            Options.dryRun, Options.overwrite, Options.allPositions, Options.sidecarName,
+            Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
+            Options.shard,
+            Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
+        ],
+        epilogue: """
+            Reads photos as scan does (the same paths, walk and options) and writes what it found
+            into each photo's XMP sidecar, which Lightroom, darktable, digiKam, Capture One,
+            Immich and PhotoPrism read. The photo or video itself is never written.
+
+            What is written, each under its standard name: the position (exif:GPSLatitude and
+            exif:GPSLongitude as DDD,MM.mmmmmmmmK, exif:GPSAltitude and GPSAltitudeRef,
+            exif:GPSMapDatum WGS-84), only when it did not come from the photo itself (a Takeout
+            JSON, a track, a photo nearby, another sidecar) unless --all-positions; the place
+            (photoshop:City, State, Country; Iptc4xmpCore:CountryCode and Location, the named
+            place when it is not the city; Iptc4xmpExt:LocationCreated with the same), in the
+            language of --lang; the capture time with its offset (exif:DateTimeOriginal and
+            photoshop:DateCreated), only when phototag found the offset the photo lacks (from
+            the place's zone, a track, the GPS time, --time-zone). Beside them, phototag:Version
+            and phototag:PositionSource (where the position came from) in phototag's namespace
+            urn:phototag:xmp:1.0#.
+
+            Sidecars: an existing NAME.EXT.xmp (darktable, digiKam) or NAME.xmp (Lightroom,
+            Capture One) is updated; when both exist, --sidecar-name ext or stem says which, else
+            the photo is an error. A new one is NAME.EXT.xmp unless --sidecar-name stem. A value
+            the sidecar has already is kept unless --overwrite (the record says written, kept or
+            unchanged per property); every other element, attribute, namespace, comment and
+            byte is kept as it was, in the sidecar's own encoding (UTF-8, UTF-16 or UTF-32). A
+            sidecar that is not well-formed XMP is left as it is, with an error. A second run
+            writes nothing.
+
+            Writes are atomic: a temporary file in the same folder, flushed to the disk, renamed
+            over the old one, and the folder flushed. The old file's mode is kept. A sidecar that
+            is a symbolic link, that changed since it was read, or that cannot be written (a
+            read-only folder, a full disk) is an error and stays as it was; none is ever deleted.
+
+            Each record has a tag object (tag_ columns in csv): the sidecar, its action
+            (created, updated, unchanged, would-create, would-update, nothing, failed), the
+            properties written, kept and unchanged, and the error. --dry-run writes nothing and
+            says what would be written, in every format (text: each property). With --summary,
+            the counts of sidecars written, unchanged and failed, and of properties.
+
+            \(trackNote)
+
+            Exit status: 0 done, 2 some file could not be read or some sidecar could not be
+            written (the others are still written), 64 usage error, 130 or 143 stopped by SIGINT
+            or SIGTERM.
+
+            Example: phototag tag --track trip.gpx --dry-run ~/Pictures/Trip
             """)
 
     static let geocode = CommandSpec(

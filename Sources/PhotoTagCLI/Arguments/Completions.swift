@@ -39,7 +39,7 @@ extension Manual {
     /// What a command's positional arguments complete to.
     static func completion(ofArgumentsOf command: Command) -> Completion {
         switch command {
-        case .locate, .scan: .files
+        case .locate, .scan, .tag: .files
         case .completions: .words(Shell.allCases.map(\.rawValue))
         case .geocode, .placesImport, .placesInfo, .boundariesImport, .boundariesInfo, .manpage: .nothing
         }

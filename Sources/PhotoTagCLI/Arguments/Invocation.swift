@@ -5,6 +5,7 @@ import ReverseGeocoding
 enum Command: String, CaseIterable {
     case locate
     case scan
+    case tag
     case geocode
     case placesImport = "places import"
     case placesInfo = "places info"
@@ -17,6 +18,7 @@ enum Command: String, CaseIterable {
         switch self {
         case .locate: Commands.locate
         case .scan: Commands.scan
+        case .tag: Commands.tag
         case .geocode: Commands.geocode
         case .placesImport: Commands.placesImport
         case .placesInfo: Commands.placesInfo
@@ -39,6 +41,8 @@ enum Invocation: Equatable {
     case version
     case locate(LocateOptions)
     case scan(ScanOptions)
+    /// `phototag tag`: a scan that writes sidecars (``ScanOptions/tag``).
+    case tag(ScanOptions)
     case geocode(GeocodeOptions)
     case placesImport(ImportOptions)
     /// `phototag places info [--places FILE]`.
@@ -140,6 +144,10 @@ extension Invocation {
         switch command {
         case .locate: return .locate(try LocateOptions(reader))
         case .scan: return .scan(try ScanOptions(reader))
+        case .tag:
+            var options = try ScanOptions(reader)
+            options.tag = try TagOptions(reader)
+            return .tag(options)
         case .geocode: return .geocode(try GeocodeOptions(reader))
         case .placesImport: return .placesImport(try ImportOptions(reader))
         case .placesInfo: return .placesInfo(places: parsed.last(Options.places))

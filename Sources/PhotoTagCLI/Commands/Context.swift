@@ -39,7 +39,7 @@ struct Context {
     }
 
     func formatter(
-        _ options: OutputOptions, _ place: PlaceOptions, photos: Bool, tracks: Bool = false
+        _ options: OutputOptions, _ place: PlaceOptions, photos: Bool, tracks: Bool = false, tagging: Bool = false
     )
         -> RecordFormatter
     {
@@ -49,6 +49,7 @@ struct Context {
             place: place, coordinates: options.coordinates, nearbyColumns: place.nearest ?? 0,
             byteOrderMark: options.csvByteOrderMark, guardFormulas: options.csvFormulaGuard)
         formatter.tracks = tracks
+        formatter.tagging = tagging
         return formatter
     }
 

@@ -78,6 +78,7 @@ extension Context {
                 State(
                     context: context, emitter: RecordEmitter(formatter: formatter, columnWidth: columnWidth),
                     progress: progress))
+            state.withLock { $0.summary.countsSidecars = formatter.tagging }
         }
 
         /// The part of the summary-only text mode: records are counted, not printed.
@@ -137,6 +138,14 @@ extension Context {
             case .located: break
             case .noGPS, .invalidGPS: state.outcome.sawUnlocated = true
             case .error: state.outcome.sawError = true
+            }
+            // phototag tag: a sidecar not written is an error of the run, said on stderr.
+            if let tagging = processed.pointee.record.tagging, tagging.action == .failed {
+                state.outcome.sawError = true
+                if !output.quiet {
+                    let path = tagging.path ?? processed.pointee.record.file
+                    diagnose("phototag: \(quotedForTerminal(path)): \(tagging.error ?? "not written")\n", state)
+                }
             }
             let printed = processed.pointee.rendered != nil && !summaryOnly
             if !output.quiet {

@@ -24,6 +24,8 @@ struct ScanOptions: Equatable, Sendable {
     /// `--shard K/N`: only the files of share K (see ``Shard``); `nil` is every file.
     var shard: Shard? = nil
     var tracks = TrackOptions()
+    /// `phototag tag`: write each photo's XMP sidecar too; `nil` for `scan`.
+    var tag: TagOptions? = nil
 }
 
 extension ScanOptions {
@@ -129,7 +131,11 @@ extension Context {
             ? trackPlacer(options.tracks, nearby: nearby, quiet: options.output.quiet) : (placer: nil, sawError: false)
         if options.tracks.isActive, tracking.placer == nil { return PhotoTag.ExitStatus.unreadable }
         let placer = tracking.placer, trackError = tracking.sawError
-        let formatter = formatter(options.output, options.place, photos: true, tracks: options.tracks.isActive)
+        var chosenFormatter = formatter(
+            options.output, options.place, photos: true, tracks: options.tracks.isActive, tagging: options.tag != nil)
+        chosenFormatter.tagDetails = options.tag?.dryRun == true
+        let formatter = chosenFormatter
+        let tagger = options.tag.map(SidecarTagger.init)
         let run = PhotoRun(
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()
@@ -205,8 +211,10 @@ extension Context {
         {
             var record: PhotoRecord
             let path = paths[item.path]
+            var pairedSidecars: SidecarMatch? = nil
             switch item {
             case .file(_, let sniffed, let sidecars, _):
+                pairedSidecars = sidecars
                 let embedded: GPSReading
                 if let reading {
                     embedded = reading
@@ -247,6 +255,10 @@ extension Context {
             record.resolveTime()
             guard options.selection.keeps(record, at: coordinate, format: options.output.format) else {
                 return Processed(record: record, rendered: nil)
+            }
+            // phototag tag: a photo's sidecar (a sidecar alone, or a file that cannot be read, has none).
+            if let tagger, let sidecars = pairedSidecars, record.reading.error == nil {
+                record.tagging = tagger.tag(record, sidecars: sidecars)
             }
             // Rendered from the local record, which then moves into what is handed back (no
             // copy of it: rendering into the Processed's own record copied it, to assign beside it).

@@ -28,11 +28,16 @@ struct RecordFormatter: Sendable {
     var place = PlaceOptions()
     /// Whether records may carry a `track` (with `--track` or `--from-photos`).
     var tracks = false
+    /// Whether records carry a `tag` (`phototag tag`).
+    var tagging = false
+    /// Text: each property under a `tag` record, not only the counts (`--dry-run`).
+    var tagDetails = false
     /// The optional columns of the flat formats: `--lang`'s, the track's.
     var columns: ColumnGroups {
         var groups: ColumnGroups = []
         if place.names != nil { groups.insert(.local) }
         if tracks { groups.insert(.track) }
+        if tagging { groups.insert(.tagging) }
         return groups
     }
     /// How text shows coordinates (`--coordinates`); the other formats are always decimal.
@@ -211,7 +216,8 @@ struct RecordFormatter: Sendable {
                 rest = style.paint("error: ", "31") + escapingControls(reading.error?.description ?? "")
             }
             return Rendered(
-                bytes: Array(rest.utf8), column: quotedForTerminal(photo.file), more: nearbyLines(photo.place))
+                bytes: Array(rest.utf8), column: quotedForTerminal(photo.file),
+                more: nearbyLines(photo.place) + (photo.tagging.map(taggingLines) ?? []))
         case .coordinate(let point):
             var line: String
             if let error = point.error {

@@ -21,14 +21,27 @@ struct Summary {
     private(set) var notPhotos = 0
     /// The located photos per country and place with their first and last local dates.
     private var trip = TripSummary()
+    /// `phototag tag`: the sidecars by what became of them, and their properties by status.
+    var countsSidecars = false
+    private var sidecars: [SidecarTagging.Action: Int] = [:]
+    private var properties: [XMPPropertyStatus: Int] = [:]
 
     /// The statuses in the order every summary lists them.
     static let statusOrder: [GPSReading.Status] = [.located, .noGPS, .invalidGPS, .error]
+    /// The sidecar actions and property statuses in the order the summary lists them.
+    static let actionOrder: [SidecarTagging.Action] = [
+        .created, .updated, .wouldCreate, .wouldUpdate, .unchanged, .nothing, .failed,
+    ]
+    static let propertyOrder: [XMPPropertyStatus] = [.written, .kept, .unchanged]
 
     /// Counts a record read; `kept` says whether the filters let it into the output.
     mutating func add(_ record: PhotoRecord, kept: Bool = true) {
         let answer = record.place.answer
         add(record.reading.status, answer, kept: kept)
+        if let tagging = record.tagging {
+            sidecars[tagging.action, default: 0] += 1
+            for outcome in tagging.properties { properties[outcome.status, default: 0] += 1 }
+        }
         if record.reading.status == .located {
             trip.add(
                 countryCode: answer?.countryCode, admin1: answer?.admin1, place: answer?.displayName,
@@ -106,6 +119,22 @@ struct Summary {
             json.integer(statuses[status] ?? 0)
         }
         json.endObject()
+        if countsSidecars {
+            json.key("sidecars")
+            json.beginObject()
+            for action in Self.actionOrder {
+                json.key(named: action.rawValue)
+                json.integer(sidecars[action] ?? 0)
+            }
+            json.endObject()
+            json.key("properties")
+            json.beginObject()
+            for status in Self.propertyOrder {
+                json.key(named: status.rawValue)
+                json.integer(properties[status] ?? 0)
+            }
+            json.endObject()
+        }
         json.key("countries")
         json.beginArray()
         for country in sortedCountries {
@@ -230,6 +259,22 @@ struct Summary {
         if kept != total {
             // A filter changes what is printed, not what was read: both are said.
             lines.append("\(grouped(kept)) of them kept by the filters")
+        }
+        if countsSidecars {
+            // Every action of a real run, or of a dry run, and the others only when they happened.
+            let dryRun = sidecars[.wouldCreate] != nil || sidecars[.wouldUpdate] != nil
+            let always: Set<SidecarTagging.Action> =
+                dryRun ? [.wouldCreate, .wouldUpdate, .unchanged, .failed] : [.created, .updated, .unchanged, .failed]
+            let shown = Self.actionOrder.filter { always.contains($0) || sidecars[$0] != nil }
+            let width = grouped(max(sidecars.values.max() ?? 0, properties.values.max() ?? 0)).count
+            func line(_ count: Int, _ name: String) {
+                let count = grouped(count)
+                lines.append("  \(String(repeating: " ", count: width - count.count))\(count)  \(name)")
+            }
+            lines.append("sidecars:")
+            for action in shown { line(sidecars[action] ?? 0, action.rawValue) }
+            lines.append("properties:")
+            for status in Self.propertyOrder { line(properties[status] ?? 0, status.rawValue) }
         }
         if !countries.isEmpty || noCountry > 0 {
             lines.append("countries:")

@@ -115,6 +115,8 @@ struct ColumnGroups: OptionSet, Sendable {
     static let local = ColumnGroups(rawValue: 1)
     /// How a track placed the photo (`--track`, `--from-photos`).
     static let track = ColumnGroups(rawValue: 2)
+    /// What `phototag tag` did with the photo's sidecar.
+    static let tagging = ColumnGroups(rawValue: 4)
 }
 
 extension FieldVisitor {
@@ -220,6 +222,17 @@ extension PhotoRecord {
             v.field("utc", .text(texts.utc))
             v.field("local", .text(texts.local))
             v.field("offsetSource", .string(time?.offsetSource?.rawValue))
+        }
+        let tagging = tagging
+        if tagging.isPresent || v.columns.contains(.tagging) {
+            v.object("tag", flatPrefix: "tag_", present: tagging.isPresent) { v in
+                v.field("sidecar", .string(tagging?.path))
+                v.field("action", .string(tagging?.action.rawValue))
+                v.field("written", .string(tagging?.listed(.written)))
+                v.field("kept", .string(tagging?.listed(.kept)))
+                v.field("unchanged", .string(tagging?.listed(.unchanged)))
+                v.field("error", .string(tagging?.error))
+            }
         }
         v.warnings("warnings") { body in forEachWarning { body(.text($0)) } }
         v.field("error", .string(reading.error?.description))

@@ -52,6 +52,8 @@ struct PhotoRecord: Sendable {
     /// camera's clock with a zone or a correction the photo does not carry (``TrackPlacer``):
     /// ``resolveTime()`` then uses it rather than the photo's own fields.
     var matchedTime: MatchedTime? = nil
+    /// What `phototag tag` did with the photo's XMP sidecar; `nil` in other commands.
+    var tagging: SidecarTagging? = nil
 
     /// The record of the file at `path` (bytes).
     init(path: ArraySlice<UInt8>, reading: GPSReading) {
