@@ -146,6 +146,13 @@ struct GoldenCase: CustomTestStringConvertible, Sendable {
                 name: "scan-without-gps.text",
                 arguments: ["scan", "--places", table, "--without-gps", "-q", "Fixtures/photos"], status: 2),
             GoldenCase(
+                name: "locate-all.exiftool-csv",
+                arguments: ["locate", "--places", table, "--format", "exiftool-csv", "--all-positions"] + photos,
+                status: 2),
+            GoldenCase(
+                name: "scan-sidecars.exiftool-csv",
+                arguments: ["scan", "--format", "exiftool-csv", "--lang", "de", "Fixtures/sidecars"], status: 0),
+            GoldenCase(
                 name: "scan-near.geojson",
                 arguments: [
                     "scan", "--places", table, "--near", "48.85,2.29", "--within", "10", "--format", "geojson", "-q",

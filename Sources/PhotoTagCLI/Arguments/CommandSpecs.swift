@@ -10,7 +10,7 @@ enum Options {
     static let help = OptionSpec(name: "--help", short: "-h", help: "Show this help")
     static let format = OptionSpec(
         name: "--format", value: "<format>",
-        help: "Output: text (default), json, ndjson, csv, geojson, or a map: svg or html",
+        help: "Output: text (default), json, ndjson, csv, exiftool-csv, geojson, or a map: svg or html",
         choices: OutputFormat.allCases.map(\.rawValue))
     static let json = OptionSpec(name: "--json", help: "Same as --format json")
     static let bom = OptionSpec(name: "--bom", help: "CSV: start with a UTF-8 byte order mark, for Excel")
@@ -71,6 +71,9 @@ enum Options {
         help: "Input without a header: lat,lon (default) or lon,lat", choices: ["lat,lon", "lon,lat"])
     static let allRecords = OptionSpec(
         name: "--all-records", help: "GeoJSON: also write features without a position (null geometry)")
+    static let allPositions = OptionSpec(
+        name: "--all-positions",
+        help: "tag, exiftool-csv: also write the positions photos hold already (not only sidecars', tracks')")
     static let preferSidecar = OptionSpec(
         name: "--prefer-sidecar", help: "Take an XMP/Takeout sidecar's position over the file's own")
 
@@ -120,8 +123,6 @@ enum Options {
         name: "--dry-run", short: "-n", help: "Write nothing: say per photo what would be written or kept")
     static let overwrite = OptionSpec(
         name: "--overwrite", help: "Replace values a sidecar already has (default: keep them)")
-    static let allPositions = OptionSpec(
-        name: "--all-positions", help: "Also write positions read from the photo itself (default: only others)")
     static let sidecarName = OptionSpec(
         name: "--sidecar-name", value: "<form>",
         help: "Name new sidecars NAME.EXT.xmp (ext, default) or NAME.xmp (stem); picks one when both exist",
@@ -165,6 +166,11 @@ enum Commands {
         Options.format, Options.json, Options.coordinates, Options.bom, Options.noFormulaGuard, Options.csvt,
         Options.quiet,
     ]
+    /// The output options of locate and scan: geocode's, and what only photos have.
+    static let photoOutputOptions = [
+        Options.format, Options.json, Options.coordinates, Options.bom, Options.noFormulaGuard, Options.csvt,
+        Options.allPositions, Options.quiet,
+    ]
     static let placeOptions = [
         Options.places, Options.nearest, Options.maxDistance, Options.minPopulation, Options.lang, Options.noPlace,
     ]
@@ -192,6 +198,17 @@ enum Commands {
         marker's coordinates and place, and a sortable table of places.
         """
 
+    /// What `--format exiftool-csv` writes, for the epilogues of locate and scan.
+    static let exifToolNote = """
+        With --format exiftool-csv, the output is a CSV that exiftool imports as it is
+        (exiftool -csv=places.csv PATH...), to write what phototag found into the photos: a row
+        per photo with something to write, its position when it came from a sidecar, a track or
+        a photo nearby (--all-positions: also those the photos hold already), and its city,
+        state, country, country code and sublocation (the named place, when it is not the
+        city) as IPTC Core's XMP tags, named as --lang asks. A file with nothing to write has no
+        row; its errors and warnings are on stderr.
+        """
+
     /// How `--track` works, for the epilogues of locate and scan.
     static let trackNote = """
         --track FILE (repeatable; a folder: every track in it) places photos without a usable
@@ -216,7 +233,7 @@ enum Commands {
     static let locate = CommandSpec(
         name: "locate", summary: "Print where each photo was taken", arguments: "<file>...",
         missingArgumentsMessage: "no files given",
-        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
+        options: photoOutputOptions + placeOptions + selectionOptions + trackOptions + [
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
         ],
         epilogue: """
@@ -232,6 +249,8 @@ enum Commands {
 
             \(trackNote)
 
+            \(exifToolNote)
+
             \(mapNote)
 
             \(exitStatus)
@@ -243,7 +262,7 @@ enum Commands {
         name: "scan", summary: "Find the photos under folders and print where each was taken",
         arguments: "<path>...",
         missingArgumentsMessage: "no paths given; to scan the current folder, run: phototag scan .",
-        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
+        options: photoOutputOptions + placeOptions + selectionOptions + trackOptions + [
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard,
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,
@@ -294,6 +313,8 @@ enum Commands {
 
             \(trackNote)
 
+            \(exifToolNote)
+
             \(mapNote)
 
             With --summary in text, the trip follows the counts: the visits in time order, each
@@ -312,8 +333,8 @@ enum Commands {
         name: "tag", summary: "Write where each photo was taken into its XMP sidecar",
         arguments: "<path>...",
         missingArgumentsMessage: "no paths given; to tag the photos of the current folder, run: phototag tag .",
-        options: outputOptions + placeOptions + selectionOptions + trackOptions + [
-            Options.dryRun, Options.overwrite, Options.allPositions, Options.sidecarName,
+        options: photoOutputOptions + placeOptions + selectionOptions + trackOptions + [
+            Options.dryRun, Options.overwrite, Options.sidecarName,
             Options.allFiles, Options.hidden, Options.exclude, Options.maxDepth, Options.noFollow, Options.sort,
             Options.shard,
             Options.summary, Options.summaryFile, Options.progress, Options.noProgress, Options.warnings, Options.help,

@@ -300,6 +300,10 @@ struct OptionReader {
         }
         options.jobs = try count(Options.jobs, minimum: 1, maximum: 1024)
         options.allRecords = try allRecords(format: format)
+        options.allPositions = has(Options.allPositions)
+        if options.allPositions, format != .exiftoolCSV, command != .tag {
+            throw error("'\(Options.allPositions.name)' is for \(Options.format.name) exiftool-csv and for tag")
+        }
         options.preferSidecar = has(Options.preferSidecar)
         switch (has(Options.withGPS), has(Options.withoutGPS)) {
         case (true, true):
@@ -327,6 +331,21 @@ struct OptionReader {
         case "lon,lat": return .longitudeFirst
         default: throw error("unknown column order '\(value)' (choose from lat,lon, lon,lat)")
         }
+    }
+
+    /// Refuses what `--format exiftool-csv` has no use for, in locate and scan: standard input
+    /// (`-`, no file for exiftool to write to), `--without-gps` (no row would be written) and
+    /// `--nearest` (no column for it).
+    func checkExifToolCSV(
+        _ output: OutputOptions, _ place: PlaceOptions, _ selection: SelectionOptions, standardInput: Bool
+    ) throws(UsageError) {
+        guard output.format == .exiftoolCSV else { return }
+        let format = "\(Options.format.name) exiftool-csv"
+        if standardInput { throw error("'-' (standard input) has no file name for \(format); give the photo's path") }
+        if selection.gpsFilter == .withoutGPS {
+            throw error("'\(Options.withoutGPS.name)' leaves nothing for \(format) to write")
+        }
+        if place.nearest != nil { throw error("'\(Options.nearest.name)' has no column in \(format)") }
     }
 
     /// `--all-records`, which only GeoJSON takes.

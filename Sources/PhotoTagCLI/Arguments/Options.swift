@@ -3,7 +3,10 @@ import ReverseGeocoding
 
 /// How records are printed.
 enum OutputFormat: String, CaseIterable, Sendable {
-    case text, json, ndjson, csv, geojson, svg, html
+    case text, json, ndjson, csv
+    /// The CSV `exiftool -csv=FILE` imports (``ExifToolCSV``): photos only.
+    case exiftoolCSV = "exiftool-csv"
+    case geojson, svg, html
 
     /// Whether the output is one picture of every located record (``MapOutput``) rather than
     /// records written as they come.
@@ -82,6 +85,9 @@ struct SelectionOptions: Equatable, Sendable {
     var jobs: Int? = nil
     /// `--all-records`: GeoJSON keeps the features without a position (null geometry).
     var allRecords = false
+    /// `--all-positions`: exiftool-csv also writes the positions read from the files themselves
+    /// (``PhotoTags``).
+    var allPositions = false
     /// `--prefer-sidecar`: a sidecar's valid position wins over the file's own.
     var preferSidecar = false
     /// `--with-gps`, `--without-gps`: which records to print, by whether they are located.

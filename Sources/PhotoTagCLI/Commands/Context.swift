@@ -39,7 +39,8 @@ struct Context {
     }
 
     func formatter(
-        _ options: OutputOptions, _ place: PlaceOptions, photos: Bool, tracks: Bool = false, tagging: Bool = false
+        _ options: OutputOptions, _ place: PlaceOptions, photos: Bool, tracks: Bool = false, tagging: Bool = false,
+        allPositions: Bool = false
     )
         -> RecordFormatter
     {
@@ -50,6 +51,7 @@ struct Context {
             byteOrderMark: options.csvByteOrderMark, guardFormulas: options.csvFormulaGuard)
         formatter.tracks = tracks
         formatter.tagging = tagging
+        formatter.allPositions = allPositions
         return formatter
     }
 

@@ -23,6 +23,11 @@ extension GeocodeOptions {
     /// The settings of a parsed `geocode` command line.
     init(_ reader: OptionReader) throws(UsageError) {
         let output = try reader.output()
+        if output.format == .exiftoolCSV {
+            throw reader.error(
+                "'\(Options.format.name) exiftool-csv' is for photos (locate, scan): a coordinate has no file to write to"
+            )
+        }
         self.init(
             coordinates: try reader.coordinateArguments(reader.parsed.positionals), output: output,
             place: try reader.place())

@@ -24,6 +24,7 @@ extension LocateOptions {
             throw reader.error("'-' and '\(Options.filesFrom.name) -' both read standard input; give one of them")
         }
         let place = try reader.place()
+        try reader.checkExifToolCSV(output, place, selection, standardInput: standardInput > 0)
         try reader.requirePaths(selection)
         self.init(files: files, output: output, place: place, selection: selection, tracks: try reader.tracks())
     }
@@ -85,7 +86,9 @@ extension Context {
             ? trackPlacer(options.tracks, nearby: nearby, quiet: options.output.quiet) : (placer: nil, sawError: false)
         if options.tracks.isActive, tracking.placer == nil { return PhotoTag.ExitStatus.unreadable }
         let placer = tracking.placer, trackError = tracking.sawError
-        let formatter = formatter(options.output, options.place, photos: true, tracks: options.tracks.isActive)
+        let formatter = formatter(
+            options.output, options.place, photos: true, tracks: options.tracks.isActive,
+            allPositions: options.selection.allPositions)
         let width = options.output.format == .text ? RecordEmitter.columnWidth(forFiles: names) : 0
         let run = PhotoRun(context: self, output: options.output, formatter: formatter, columnWidth: width)
         let listRead = listWasRead(listFile, options.selection, note: run.note)

@@ -157,13 +157,14 @@ extension Context {
                 } else if output.warnings == .summary {
                     let record = processed.pointee.record
                     state.warnings.add(record.warnings, file: quotedForTerminal(record.file))
-                } else if output.format == .text, output.warnings == .all {
+                } else if output.format == .text || output.format == .exiftoolCSV, output.warnings == .all {
                     // Every warning of the record, as JSON and CSV have them (a sidecar that
-                    // cannot be read beside a photo without GPS too), but an unusable GPS
-                    // block's, which are in the record line itself.
+                    // cannot be read beside a photo without GPS too), but, in text, an unusable
+                    // GPS block's, which are in the record line itself. exiftool-csv has no
+                    // column for them, nor a row for such a file.
                     let record = processed.pointee.record
                     let shown =
-                        status == .invalidGPS
+                        status == .invalidGPS && output.format == .text
                         ? record.sidecarWarnings + (record.time?.warnings.map(\.description) ?? [])
                         : record.warnings
                     for warning in shown {
@@ -307,8 +308,9 @@ extension SelectionOptions {
     /// `--without-gps` the others (errors too: they have no usable position), `--near`/`--within`
     /// located photos by distance from `coordinate` (the record's position); and GeoJSON, which
     /// is for maps, holds only located photos unless `--all-records` asks for the null-geometry
-    /// features too. A record left out is still on stderr when it is an error, still sets the exit
-    /// status, and is still counted by the summary.
+    /// features too; exiftool-csv holds only the files it has something to write into
+    /// (``PhotoTags``). A record left out is still on stderr when it is an error, still sets the
+    /// exit status, and is still counted by the summary.
     func keeps(_ record: PhotoRecord, at coordinate: Coordinate?, format: OutputFormat) -> Bool {
         let status = record.reading.status
         switch gpsFilter {
@@ -319,6 +321,7 @@ extension SelectionOptions {
         if let near, let within {
             guard status == .located, let coordinate, near.distanceKm(to: coordinate) <= within else { return false }
         }
+        if format == .exiftoolCSV { return PhotoTags(record, allPositions: allPositions) != nil }
         return format != .geojson || allRecords || status == .located
     }
 }

@@ -54,6 +54,7 @@ extension ScanOptions {
                 }
             }
         }
+        try reader.checkExifToolCSV(output, place, selection, standardInput: false)
         try reader.requirePaths(selection)
     }
 }
@@ -132,10 +133,11 @@ extension Context {
         if options.tracks.isActive, tracking.placer == nil { return PhotoTag.ExitStatus.unreadable }
         let placer = tracking.placer, trackError = tracking.sawError
         var chosenFormatter = formatter(
-            options.output, options.place, photos: true, tracks: options.tracks.isActive, tagging: options.tag != nil)
+            options.output, options.place, photos: true, tracks: options.tracks.isActive, tagging: options.tag != nil,
+            allPositions: options.selection.allPositions)
         chosenFormatter.tagDetails = options.tag?.dryRun == true
         let formatter = chosenFormatter
-        let tagger = options.tag.map(SidecarTagger.init)
+        let tagger = options.tag.map { SidecarTagger($0, allPositions: options.selection.allPositions) }
         let run = PhotoRun(
             context: self, output: options.output, formatter: formatter, columnWidth: RecordEmitter.maximumColumnWidth)
         run.start()

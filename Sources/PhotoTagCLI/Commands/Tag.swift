@@ -8,8 +8,6 @@ struct TagOptions: Equatable, Sendable {
     var dryRun = false
     /// `--overwrite`: replace values already in a sidecar.
     var overwrite = false
-    /// `--all-positions`: write the position also when it came from the photo itself.
-    var allPositions = false
     /// `--sidecar-name`: the form of a new sidecar's name, and which to update when both exist.
     var sidecarName: SidecarName? = nil
 
@@ -29,9 +27,14 @@ extension TagOptions {
             throw reader.error(
                 "tag writes records, not maps: '\(Options.format.name) \(format)' is for locate and scan")
         }
+        // The CSV is for ExifTool to write the photos: with tag, instead of the sidecars.
+        if reader.value(Options.format) == OutputFormat.exiftoolCSV.rawValue, !reader.has(Options.dryRun) {
+            throw reader.error(
+                "'\(Options.format.name) exiftool-csv' with tag needs '\(Options.dryRun.name)': tag writes sidecars, "
+                    + "the CSV is for exiftool to write the photos")
+        }
         dryRun = reader.has(Options.dryRun)
         overwrite = reader.has(Options.overwrite)
-        allPositions = reader.has(Options.allPositions)
         if let text = reader.value(Options.sidecarName) {
             guard let name = SidecarName(rawValue: text) else {
                 throw reader.error("unknown sidecar name '\(text)' (choose from ext, stem)")
@@ -107,22 +110,24 @@ enum SidecarProperties {
             + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 
-    /// The properties to set for `record` and phototag's provenance beside them.
+    /// The properties to set for `record` and phototag's provenance beside them: the position
+    /// and place of ``PhotoTags`` (what `--format exiftool-csv` writes, from the same rules), and
+    /// the capture time when phototag found the offset the photo lacks.
     static func of(_ record: PhotoRecord, allPositions: Bool) -> (set: [XMPProperty], provenance: [XMPProperty]) {
         var properties: [XMPProperty] = []
-        let fix = record.reading.fix
-        if let fix, allPositions || !fix.source.isThePhotosOwn {
+        let tags = PhotoTags(record, allPositions: allPositions)
+        if let position = tags?.position {
             properties.append(
                 XMPProperty(
                     namespace: exif, prefix: "exif", name: "GPSLatitude",
-                    value: .text(coordinate(fix.latitude, positive: "N", negative: "S")), comparison: .coordinate,
-                    group: 1))
+                    value: .text(coordinate(position.latitude, positive: "N", negative: "S")),
+                    comparison: .coordinate, group: 1))
             properties.append(
                 XMPProperty(
                     namespace: exif, prefix: "exif", name: "GPSLongitude",
-                    value: .text(coordinate(fix.longitude, positive: "E", negative: "W")), comparison: .coordinate,
-                    group: 1))
-            if let altitude = fix.altitude {
+                    value: .text(coordinate(position.longitude, positive: "E", negative: "W")),
+                    comparison: .coordinate, group: 1))
+            if let altitude = position.altitude {
                 let centimetres = Int64((abs(altitude) * 100).rounded())
                 properties.append(
                     XMPProperty(
@@ -135,25 +140,20 @@ enum SidecarProperties {
             }
             properties.append(text(exif, "exif", "GPSMapDatum", "WGS-84"))
         }
-        if let answer = record.place.answer, answer.nearest != nil || answer.country != nil {
-            let names = answer.names
-            let place = names?.place ?? answer.nearest?.place.name
-            let city = answer.atSea ? nil : (names?.city ?? answer.city?.place.name ?? place)
-            // The named place when it is not the city itself (a district, a village near it).
-            let sublocation = answer.atSea ? answer.sea : (answer.distinctCity != nil ? place : nil)
-            let state = names?.admin1 ?? answer.admin1
-            let country = names?.country ?? answer.country
-            if let city { properties.append(text(photoshop, "photoshop", "City", city)) }
-            if let state { properties.append(text(photoshop, "photoshop", "State", state)) }
-            if let country { properties.append(text(photoshop, "photoshop", "Country", country)) }
-            if let code = answer.countryCode { properties.append(text(iptcCore, "Iptc4xmpCore", "CountryCode", code)) }
-            if let sublocation { properties.append(text(iptcCore, "Iptc4xmpCore", "Location", sublocation)) }
+        if let tags {
+            if let city = tags.city { properties.append(text(photoshop, "photoshop", "City", city)) }
+            if let state = tags.state { properties.append(text(photoshop, "photoshop", "State", state)) }
+            if let country = tags.country { properties.append(text(photoshop, "photoshop", "Country", country)) }
+            if let code = tags.countryCode { properties.append(text(iptcCore, "Iptc4xmpCore", "CountryCode", code)) }
+            if let sublocation = tags.sublocation {
+                properties.append(text(iptcCore, "Iptc4xmpCore", "Location", sublocation))
+            }
             var fields: [XMPProperty.Field] = []
-            if let sublocation { fields.append(.init("Sublocation", sublocation)) }
-            if let city { fields.append(.init("City", city)) }
-            if let state { fields.append(.init("ProvinceState", state)) }
-            if let country { fields.append(.init("CountryName", country)) }
-            if let code = answer.countryCode { fields.append(.init("CountryCode", code)) }
+            if let sublocation = tags.sublocation { fields.append(.init("Sublocation", sublocation)) }
+            if let city = tags.city { fields.append(.init("City", city)) }
+            if let state = tags.state { fields.append(.init("ProvinceState", state)) }
+            if let country = tags.country { fields.append(.init("CountryName", country)) }
+            if let code = tags.countryCode { fields.append(.init("CountryCode", code)) }
             if !fields.isEmpty {
                 properties.append(
                     XMPProperty(
@@ -171,21 +171,12 @@ enum SidecarProperties {
         }
         var provenance: [XMPProperty] = []
         if !properties.isEmpty {
-            if let fix { provenance.append(text(phototag, "phototag", "PositionSource", fix.source.rawValue)) }
+            if let fix = record.reading.fix {
+                provenance.append(text(phototag, "phototag", "PositionSource", fix.source.rawValue))
+            }
             provenance.append(text(phototag, "phototag", "Version", Help.toolVersion))
         }
         return (properties, provenance)
-    }
-}
-
-extension GPSFix.Source {
-    /// Whether the position was read from the photo or video file itself (not a sidecar, a
-    /// Takeout JSON, a track or another photo).
-    var isThePhotosOwn: Bool {
-        switch self {
-        case .exif, .xmp, .quicktimeKeys, .udtaXYZ, .loci: return true
-        case .xmpSidecar, .takeout, .track, .nearbyPhoto: return false
-        }
     }
 }
 
@@ -203,17 +194,22 @@ extension CaptureTime.OffsetSource {
 /// workers.
 final class SidecarTagger: Sendable {
     let options: TagOptions
+    /// `--all-positions`: write the position also when it came from the photo itself.
+    let allPositions: Bool
     /// One lock per stripe of sidecar paths: two photos that share `NAME.xmp` (a raw and its
     /// JPEG) never read and write it at once.
     private let stripes: [Locked<Int>] = (0..<64).map { _ in Locked(0) }
     /// The largest sidecar read; a larger one is an error, not read into memory.
     static let sidecarLimit = 16 << 20
 
-    init(_ options: TagOptions) { self.options = options }
+    init(_ options: TagOptions, allPositions: Bool) {
+        self.options = options
+        self.allPositions = allPositions
+    }
 
     /// Tags the photo of `record`, whose sidecars beside it are `sidecars`.
     func tag(_ record: PhotoRecord, sidecars: SidecarMatch) -> SidecarTagging {
-        let (properties, provenance) = SidecarProperties.of(record, allPositions: options.allPositions)
+        let (properties, provenance) = SidecarProperties.of(record, allPositions: allPositions)
         guard !properties.isEmpty else { return SidecarTagging(path: nil, action: .nothing) }
         let photo = Array(record.path)
         let path: [UInt8]

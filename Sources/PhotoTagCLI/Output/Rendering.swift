@@ -52,6 +52,9 @@ struct RecordFormatter: Sendable {
     /// CSV: text cells a spreadsheet would run as formulas get a `'` (``CSVFormulaGuard``);
     /// `--no-formula-guard` turns it off.
     var guardFormulas = true
+    /// exiftool-csv: `--all-positions`, also the positions read from the file itself
+    /// (``PhotoTags``).
+    var allPositions = false
 
     /// A rendered record: its bytes, and for text the file column to align.
     struct Rendered: Sendable {
@@ -119,7 +122,7 @@ struct RecordFormatter: Sendable {
         switch format {
         case .json: index == 0 ? Array("[\n  ".utf8) : Array(",\n  ".utf8)
         case .geojson: index == 0 ? [0x0A] : [0x2C, 0x0A]
-        case .text, .ndjson, .csv, .svg, .html: []
+        case .text, .ndjson, .csv, .exiftoolCSV, .svg, .html: []
         }
     }
 
@@ -138,6 +141,12 @@ struct RecordFormatter: Sendable {
             case .coordinate(let point):
                 point.writeCSV(to: out, nearby: nearbyColumns, guardFormulas: guardFormulas, columns: columns)
             }
+        case .exiftoolCSV:
+            // A row only for a photo with something to write; a coordinate has no file.
+            guard case .photo(let photo) = record, let tags = PhotoTags(photo, allPositions: allPositions) else {
+                return
+            }
+            ExifToolCSV.append(tags, to: out)
         case .geojson:
             var json = JSONWriter(pretty: false, into: out)
             writeFeature(record, to: &json)
@@ -280,6 +289,7 @@ struct RecordFormatter: Sendable {
                     photos
                         ? CSVColumns.photo(nearby: nearbyColumns, columns: columns)
                         : CSVColumns.coordinate(nearby: nearbyColumns, input: inputColumns, columns: columns))
+        case .exiftoolCSV: ExifToolCSV.header
         case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
         case .text, .json, .ndjson, .svg, .html: []
         }
@@ -300,7 +310,7 @@ struct RecordFormatter: Sendable {
         switch format {
         case .json: Array((count == 0 ? "[]\n" : "\n]\n").utf8)
         case .geojson: Array((count == 0 ? "]}\n" : "\n]}\n").utf8)
-        case .text, .ndjson, .csv, .svg, .html: []
+        case .text, .ndjson, .csv, .exiftoolCSV, .svg, .html: []
         }
     }
 }
@@ -351,7 +361,7 @@ struct RecordEmitter {
             body()
             withUnsafeBytes(of: UInt8(0x0A)) { sink.write($0) }
             count += 1
-        case .json, .geojson, .csv:
+        case .json, .geojson, .csv, .exiftoolCSV:
             sink.write(formatter.separator(at: count))
             body()
             count += 1
@@ -376,7 +386,7 @@ struct RecordEmitter {
                 bytes += line.utf8
                 bytes.append(0x0A)
             }
-        case .json, .geojson, .csv:
+        case .json, .geojson, .csv, .exiftoolCSV:
             bytes += formatter.separator(at: count)
             bytes += rendered.bytes
         case .ndjson:

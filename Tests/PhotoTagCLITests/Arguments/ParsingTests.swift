@@ -179,7 +179,7 @@ import Testing
             (["locate", "--format"], "option '--format' needs a value"),
             (
                 ["locate", "--format", "yaml", "a"],
-                "unknown format 'yaml' (choose from text, json, ndjson, csv, geojson, svg, html)"
+                "unknown format 'yaml' (choose from text, json, ndjson, csv, exiftool-csv, geojson, svg, html)"
             ),
             (["locate", "--json", "--format", "csv", "a"], "'--json' and '--format csv' disagree"),
             (["locate", "--json=yes", "a"], "option '--json' takes no value"),
@@ -217,7 +217,7 @@ import Testing
             (["help", "locate", "sacn"], "unknown command 'sacn'; did you mean 'scan'?"),
             (
                 ["locate", "--format", "photo.jpg"],
-                "unknown format 'photo.jpg' (choose from text, json, ndjson, csv, geojson, svg, html)"
+                "unknown format 'photo.jpg' (choose from text, json, ndjson, csv, exiftool-csv, geojson, svg, html)"
             ),
             (["locate", "--nearest", "x"], "option '--nearest' needs a whole number from 1 to 1000, not 'x'"),
             (

@@ -146,7 +146,7 @@ func run(_ arguments: String...) -> (status: Int32, output: String, errors: Stri
             ),
             (
                 ["locate", "--format=xml", "a.jpg"],
-                "Error: unknown format 'xml' (choose from text, json, ndjson, csv, geojson, svg, html)\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
+                "Error: unknown format 'xml' (choose from text, json, ndjson, csv, exiftool-csv, geojson, svg, html)\nUsage: phototag locate [options] <file>...\nSee 'phototag help locate'.\n"
             ),
             (
                 ["locate", "--bogus", "a.jpg"],

@@ -269,6 +269,23 @@ import Testing
         #expect(properties["written"] == 0 && (properties["unchanged"] ?? 0) >= 10)
     }
 
+    /// `tag --dry-run --format exiftool-csv`: the same values, for exiftool to write into the
+    /// photos instead; without --dry-run it is a usage error (tag would write the sidecars too).
+    @Test func aDryRunGivesTheCSVForExifTool() throws {
+        let folder = try Folder(
+            photos: ["IMG_1.jpg": TimedPhoto(dateTimeOriginal: "2024:05:01 14:05:00")], files: ["trip.gpx": Self.track])
+        defer { folder.remove() }
+        let run = try Self.tag(folder, ["--dry-run", "--format", "exiftool-csv", "--track", "{}/trip.gpx", "{}"])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\r\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("SourceFile,GPSLatitude,GPSLatitudeRef,"), "\(run.output)")
+        #expect(lines[1].hasPrefix(folder.path + "/IMG_1.jpg,48.85830000,N,2.35610000,E,"), "\(lines)")
+        #expect(folder.names == ["IMG_1.jpg", "trip.gpx"])
+        let refused = try Self.tag(folder, ["--format", "exiftool-csv", "{}"])
+        #expect(refused.status == 64)
+        #expect(folder.names == ["IMG_1.jpg", "trip.gpx"])
+    }
+
     @Test func tagWritesRecordsNotMaps() throws {
         let errors = MemorySink()
         #expect(PhotoTag.run(["tag", "--format", "svg", "."], output: MemorySink(), errors: errors) == 64)

@@ -514,10 +514,12 @@ import Testing
 
     /// Every format writes a record of a path's bytes exactly as a record of its decoded text,
     /// but for the bytes of a path that is not UTF-8, which the structured formats add in base64
-    /// (`fileBytes`, `file_bytes`: see FileBytesTests).
+    /// (`fileBytes`, `file_bytes`: see FileBytesTests), and exiftool-csv writes as they are (for
+    /// exiftool to find the file).
     @Test(arguments: OutputFormat.allCases)
     func aPathIsWrittenAsItsText(format: OutputFormat) {
-        let formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        var formatter = RecordFormatter(format: format, nearby: false, style: TextStyle(enabled: false), photos: true)
+        formatter.allPositions = true  // exiftool-csv: a row for the photo's own position
         let reading = GPSReader().read(path: Fixtures.photo("ne-little-endian.jpg"))
         let paths: [[UInt8]] = [
             Array("./plain/é/name with space.jpg".utf8), [0xFF, 0xFE] + Array(".jpg".utf8),
@@ -536,7 +538,13 @@ import Testing
             let fromText = formatter.render(.photo(text))
             let bytes = fromBytes.span.map { span in rendered.withUnsafeBytes { Array($0[span]) } } ?? fromBytes.bytes
             let utf8 = String(validating: path, as: UTF8.self) != nil
-            if utf8 || format == .text || format.isMap {
+            if format == .exiftoolCSV {
+                // The cell is the path's bytes, quoted (quotes doubled) when it holds a quote.
+                let cell = path.contains(0x22) ? [0x22] + path.flatMap { $0 == 0x22 ? [$0, $0] : [$0] } + [0x22] : path
+                #expect(bytes.starts(with: cell + [0x2C]) && bytes.count > 40)
+                #expect(formatter.render(.photo(record)).bytes == bytes)
+                if utf8 { #expect(bytes == fromText.bytes) }
+            } else if utf8 || format == .text || format.isMap {
                 #expect(bytes == fromText.bytes && fromBytes.column == fromText.column)
                 #expect(formatter.render(.photo(record)).bytes == fromText.bytes)
             } else {
