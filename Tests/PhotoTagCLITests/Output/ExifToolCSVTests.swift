@@ -89,7 +89,7 @@ import Testing
             + "exif:GPSLongitude=\"\(coordinate(longitude, "E", "W"))\""
         if let altitude {
             attributes +=
-                " exif:GPSAltitude=\"\(Int((altitude.magnitude * 10).rounded()))/10\""
+                " exif:GPSAltitude=\"\(Int((altitude.magnitude * 1000).rounded()))/1000\""
                 + " exif:GPSAltitudeRef=\"\(altitude < 0 ? 1 : 0)\""
         }
         return SidecarText.xmp(attributes)
@@ -353,5 +353,244 @@ import Testing
         let tags = try #require(PhotoTags(record, allPositions: true))
         #expect(tags.position?.altitude == 35.5 && tags.city == "Paris" && tags.sublocation == "Paris 16 Passy")
         #expect(PhotoTags(PhotoRecord(file: "x.jpg", reading: .failure(.emptyFile)), allPositions: true) == nil)
+    }
+}
+
+/// The readers the round trip uses, found on `PATH`.
+enum ReaderTools {
+    static let exiftool = find("exiftool")
+    static let exiv2 = find("exiv2")
+
+    /// `name` on `PATH`, as a full path.
+    static func find(_ name: String) -> String? {
+        let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return folders.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// The proof with the real reader: photos of the dev corpus and of `Fixtures/` lose their GPS
+/// (exiftool strips it), get their positions back through XMP sidecars and Takeout JSON beside
+/// them, `phototag scan --format exiftool-csv` writes the CSV, `exiftool -csv=` imports it into
+/// the photos, and exiftool, exiv2 (where installed) and phototag read back what was written.
+@Suite(
+    .enabled(
+        if: ReaderTools.exiftool != nil && Corpus.available,
+        "exiftool (Debian libimage-exiftool-perl: Scripts/install-test-tools) or the dev corpus (../shared/corpus/dev) is missing"
+    ))
+struct ExifToolRoundTripTests {
+    static let exiftool = ReaderTools.exiftool
+    static let exiv2 = ReaderTools.exiv2
+
+    /// What a program printed and how it ended.
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs `program` in `directory` to its end: its status, standard output and error.
+    static func run(_ program: String, _ arguments: [String], in directory: String) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let output = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        // Files, not pipes: exiftool's output on hundreds of photos fills a pipe.
+        FileManager.default.createFile(atPath: output + "/out", contents: nil)
+        FileManager.default.createFile(atPath: output + "/err", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output + "/out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output + "/err"))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        func text(_ name: String) throws -> String {
+            String(decoding: try readWholeFile(output + "/" + name), as: UTF8.self)
+        }
+        return Run(status: process.terminationStatus, output: try text("out"), errors: try text("err"))
+    }
+
+    /// A Takeout JSON sidecar with this position.
+    static func takeout(_ latitude: Double, _ longitude: Double, altitude: Double?) -> String {
+        """
+        {"title": "x", "photoTakenTime": {"timestamp": "1562250000", "formatted": ""},
+         "geoData": {"latitude": \(latitude), "longitude": \(longitude)\(altitude.map { ", \"altitude\": \($0)" } ?? ""),
+                     "latitudeSpan": 0.0, "longitudeSpan": 0.0}}
+        """
+    }
+
+    /// The NDJSON records of `phototag scan ARGS lib`, run in `root`, by file name.
+    static func records(_ arguments: [String], in root: String) throws -> [String: [String: Any]] {
+        let scan = try Binary.run(["scan", "--format", "ndjson", "-q"] + arguments + ["lib"], directory: root)
+        var records: [String: [String: Any]] = [:]
+        for line in scan.text.split(separator: "\n") {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            records[String((record["file"] as! String).dropFirst("lib/".count))] = record
+        }
+        return records
+    }
+
+    static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+
+    @Test func exifToolImportsTheCSVAndReadsBackWhatPhototagFound() throws {
+        let exiftool = try #require(Self.exiftool)
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let lib = root + "/lib"
+        try FileManager.default.createDirectory(atPath: lib, withIntermediateDirectories: true)
+        // Real positions: every corpus photo whose GPS the manifest calls valid, each given back
+        // the position exiftool read from it.
+        var positions: [String: (latitude: Double, longitude: Double, altitude: Double?)] = [:]
+        for row in try Corpus.manifest() where row["gps_status"] == "valid" {
+            guard let name = row["file"], let latitude = Double(row["lat"] ?? ""),
+                let longitude = Double(row["lon"] ?? "")
+            else { continue }
+            try FileManager.default.copyItem(atPath: Corpus.directory + "/" + name, toPath: lib + "/" + name)
+            positions[name] = (latitude, longitude, Double(row["alt"] ?? ""))
+        }
+        // Fixtures in every hemisphere, below sea level, in other containers, and a video, whose
+        // position exiftool writes into XMP (no reference tags: the sign alone).
+        let fixtures: [(String, Double, Double, Double?)] = [
+            ("photos/no-exif.jpg", -33.4489, -70.6693, -12.5), ("photos/webp-exif.webp", -54.8019, -68.303, 3),
+            ("photos/png-exif-before-idat.png", 64.1466, -21.9426, nil), ("photos/tiff-le.tif", -8.65, 115.2167, 7.25),
+            ("photos/ne-little-endian.jpg", 35.6895, 139.6917, 40), ("videos/no-location.mp4", -22.9519, -43.2105, -2),
+        ]
+        for (path, latitude, longitude, altitude) in fixtures {
+            let name = "fixture-" + String(path.split(separator: "/").last!)
+            try FileManager.default.copyItem(atPath: Fixtures.root + "/" + path, toPath: lib + "/" + name)
+            positions[name] = (latitude, longitude, altitude)
+        }
+        // The copies lose their GPS: EXIF's, and XMP's.
+        _ = try Self.run(
+            exiftool, ["-q", "-q", "-gps:all=", "-xmp-exif:gps*=", "-overwrite_original", "lib"], in: root)
+        // Only the copies that phototag now reads without a position go on: exiftool 12.57
+        // refuses to rewrite a few corpus files (a PNG with a bad CRC, JPEGs it calls corrupted)
+        // and leaves one HEIC "unchanged", which keep their GPS.
+        let stripped = try Self.records(["--no-place"], in: root)
+        for (name, _) in positions where stripped[name]?["status"] as? String != "no-gps" {
+            positions[name] = nil
+            try FileManager.default.removeItem(atPath: lib + "/" + name)
+        }
+        let corpusCount = positions.keys.filter { !$0.hasPrefix("fixture-") }.count
+        #expect(corpusCount >= 50, "\(corpusCount) corpus photos left")
+        #expect(positions.count == corpusCount + fixtures.count, "a fixture kept its GPS: \(positions.keys.sorted())")
+        // Their positions come back through sidecars: XMP for one half, Takeout JSON for the other.
+        for (index, name) in positions.keys.sorted().enumerated() {
+            let (latitude, longitude, altitude) = positions[name]!
+            if index % 2 == 0 {
+                try Data(ExifToolCSVTests.xmp(latitude, longitude, altitude: altitude).utf8)
+                    .write(to: URL(fileURLWithPath: lib + "/" + name + ".xmp"))
+            } else {
+                try Data(Self.takeout(latitude, longitude, altitude: altitude).utf8)
+                    .write(to: URL(fileURLWithPath: lib + "/" + name + ".json"))
+            }
+        }
+        // What phototag finds (Japanese names where it has them: non-Latin script, kept whole),
+        // and the CSV of it, with the paths relative to the folder both tools run in.
+        let expected = try Self.records(["--lang", "ja"], in: root)
+        let csv = try Binary.run(["scan", "--format", "exiftool-csv", "-q", "--lang", "ja", "lib"], directory: root)
+        #expect(csv.status == 0)
+        try csv.output.write(to: URL(fileURLWithPath: root + "/places.csv"))
+        var rows: [String: [String]] = [:]
+        for row in ExifToolCSVTests.rows(csv.text).dropFirst() { rows[String(row[0].dropFirst("lib/".count))] = row }
+        #expect(rows.keys.sorted() == positions.keys.sorted())
+        for (name, row) in rows {
+            let gps = try #require(expected[name]?["gps"] as? [String: Any])
+            #expect(["xmp-sidecar", "takeout"].contains(gps["source"] as? String), "\(name)")
+            #expect(!row[1].isEmpty && !row[3].isEmpty, "\(name): no position in \(row)")
+            #expect(row[5].isEmpty == (gps["altitude"] == nil || gps["altitude"] is NSNull), "\(name): \(row)")
+        }
+
+        // exiftool writes it.
+        let imported = try Self.run(exiftool, ["-csv=places.csv", "-overwrite_original", "lib"], in: root)
+        // With -csv=, exiftool's counts and messages are on stderr: a note for each sidecar it
+        // finds no row for, a minor warning on odd maker notes, and no error.
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.errors.contains(" \(rows.count) image files updated\n"), "\(imported.errors)")
+        #expect(
+            !imported.errors.contains("Error") && !imported.errors.contains("weren't updated"), "\(imported.errors)")
+
+        // exiftool reads it back.
+        let tags = [
+            "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-GPSLatitudeRef", "-GPSLongitudeRef", "-GPSAltitudeRef",
+            "-XMP-photoshop:City", "-XMP-photoshop:State", "-XMP-photoshop:Country", "-XMP-iptcCore:CountryCode",
+            "-XMP-iptcCore:Location", "-IPTC:City", "-IPTC:Sub-location",
+        ]
+        let read = try Self.run(
+            exiftool, ["-j", "-n", "-G1", "-a", "--ext", "xmp", "--ext", "json"] + tags + ["lib"], in: root)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [[String: Any]])
+        var maxError = 0.0, maxAltitudeError = 0.0, placesChecked = 0
+        var groups: Set<String> = []
+        for object in objects {
+            let name = String((object["SourceFile"] as! String).dropFirst("lib/".count))
+            guard let row = rows[name], let (latitude, longitude, altitude) = positions[name] else { continue }
+            groups.formUnion(object.keys.filter { $0.contains(":") }.map { String($0.split(separator: ":")[0]) })
+            let gps = expected[name]?["gps"] as? [String: Any]
+            // The signed position: EXIF's Composite, or XMP's own (a video's).
+            let readLatitude = Self.number(object["Composite:GPSLatitude"] ?? object["XMP-exif:GPSLatitude"])
+            let readLongitude = Self.number(object["Composite:GPSLongitude"] ?? object["XMP-exif:GPSLongitude"])
+            let foundLatitude = try #require(Self.number(gps?["latitude"])),
+                foundLongitude = try #require(Self.number(gps?["longitude"]))
+            let error = max(abs((readLatitude ?? .nan) - foundLatitude), abs((readLongitude ?? .nan) - foundLongitude))
+            #expect(error <= 1e-6, "\(name): exiftool reads \(readLatitude ?? .nan), \(readLongitude ?? .nan)")
+            maxError = max(maxError, error.isNaN ? .infinity : error)
+            #expect(abs(foundLatitude - latitude) < 1e-7 && abs(foundLongitude - longitude) < 1e-7, "\(name)")
+            if object["GPS:GPSLatitudeRef"] != nil {
+                #expect(object["GPS:GPSLatitudeRef"] as? String == (latitude < 0 ? "S" : "N"), "\(name)")
+                #expect(object["GPS:GPSLongitudeRef"] as? String == (longitude < 0 ? "W" : "E"), "\(name)")
+            }
+            if let found = Self.number(gps?["altitude"]) {
+                let readAltitude = Self.number(object["Composite:GPSAltitude"] ?? object["XMP-exif:GPSAltitude"])
+                let error = abs((readAltitude ?? .nan) - found)
+                #expect(error <= 0.001, "\(name): altitude \(readAltitude ?? .nan), phototag \(found)")
+                maxAltitudeError = max(maxAltitudeError, error.isNaN ? .infinity : error)
+                if let altitude, altitude != 0 { #expect(abs(found - altitude) < 0.01, "\(name)") }
+            }
+            // The places, as phototag wrote them, in XMP (an empty cell writes nothing: what the
+            // photo had there stays); no IPTC written.
+            let place = [
+                "XMP-photoshop:City", "XMP-photoshop:State", "XMP-photoshop:Country", "XMP-iptcCore:CountryCode",
+                "XMP-iptcCore:Location",
+            ].map { object[$0] as? String ?? "" }
+            for (read, written) in zip(place, row[7...]) where !written.isEmpty {
+                #expect(read == written, "\(name): \(place) for \(Array(row[7...]))")
+                placesChecked += 1
+            }
+            #expect(object["IPTC:City"] == nil || name.contains("iptc"), "\(name)")
+        }
+        #expect(
+            Set(objects.compactMap { ($0["SourceFile"] as? String).map { String($0.dropFirst("lib/".count)) } })
+                .isSuperset(of: rows.keys))
+        // The names came out whole, in another script too.
+        let cities = rows.values.map { $0[7] }.filter { $0.unicodeScalars.contains { $0.value > 0x3000 } }
+        #expect(!cities.isEmpty, "no city in Japanese script: \(rows.values.map { $0[7] })")
+
+        // phototag reads the positions from the photos themselves now (the sidecars gone).
+        for name in try listDirectory(lib) where name.hasSuffix(".xmp") || name.hasSuffix(".json") {
+            try FileManager.default.removeItem(atPath: lib + "/" + name)
+        }
+        let own = try Self.records(["--no-place"], in: root)
+        for (name, (latitude, longitude, _)) in positions {
+            let gps = own[name]?["gps"] as? [String: Any]
+            #expect(["exif", "xmp"].contains(gps?["source"] as? String), "\(name): \(own[name] ?? [:])")
+            let error = max(
+                abs((Self.number(gps?["latitude"]) ?? .nan) - latitude),
+                abs((Self.number(gps?["longitude"]) ?? .nan) - longitude))
+            #expect(error <= 1e-6, "\(name): phototag reads \(gps ?? [:])")
+        }
+
+        // exiv2, another reader, sees the same XMP names in the JPEGs.
+        var exiv2Checked = 0
+        if let exiv2 = Self.exiv2 {
+            for (name, row) in rows where name.lowercased().hasSuffix(".jpg") && !row[7].isEmpty {
+                let shown = try Self.run(exiv2, ["-q", "-Pv", "-K", "Xmp.photoshop.City", "lib/" + name], in: root)
+                #expect(shown.output == row[7] + "\n", "\(name): exiv2 says \(shown.output)")
+                exiv2Checked += 1
+            }
+        }
+        print(
+            "exiftool round trip: \(rows.count) photos (\(corpusCount) of the dev corpus, \(fixtures.count) fixtures), "
+                + "max position error \(maxError)°, max altitude error \(maxAltitudeError) m, \(placesChecked) names, "
+                + "groups \(groups.sorted().joined(separator: " ")), exiv2 checked \(exiv2Checked)")
     }
 }
