@@ -18,6 +18,11 @@ let package = Package(
             name: "SidecarFuzzer",
             dependencies: [.product(name: "PhotoGPS", package: "phototag")]
         ),
+        // The sidecar editor of phototag tag (updating XMP sidecars): FUZZ_TARGET=XMPEditorFuzzer ./run
+        .executableTarget(
+            name: "XMPEditorFuzzer",
+            dependencies: [.product(name: "PhotoGPS", package: "phototag")]
+        ),
         // Track files (GPX, KML, KMZ, NMEA, IGC, FIT, CSV, Google location history):
         // FUZZ_TARGET=TrackFuzzer ./run, TRACK_FORMAT=gpx… to drive one reader.
         .executableTarget(
