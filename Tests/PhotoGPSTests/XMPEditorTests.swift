@@ -66,7 +66,7 @@ import Testing
         #expect(abs(fix.latitude - (48 + 51.4662 / 60)) < 1e-9)
         #expect(abs(fix.longitude - 2.29) < 1e-9)
         let tree = try XMPTree(document)
-        let descriptions = tree.resourceDescriptions(of: try #require(tree.rdf))
+        let descriptions = tree.resourceDescriptions
         let found = tree.occurrences(of: Self.location("Paris", "FR"), in: descriptions)
         #expect(found.count == 1)
         #expect(tree.matches(found[0], Self.location("Paris", "FR")))
@@ -154,7 +154,7 @@ import Testing
         let edit = try XMPEditor.edit(Array(bare.utf8), setting: [Self.city("Paris")])
         let document = try #require(edit.document)
         let tree = try XMPTree(document)
-        let descriptions = tree.resourceDescriptions(of: try #require(tree.rdf))
+        let descriptions = tree.resourceDescriptions
         #expect(descriptions.count == 1)
         #expect(tree.occurrences(of: Self.city("Paris"), in: descriptions).count == 1)
         #expect(Self.text(document).contains("tiff:Make=\"Canon\""))
@@ -267,6 +267,38 @@ import Testing
     ])
     func aMalformedPacketIsRefused(_ text: String) {
         #expect(throws: XMPEditError.notWellFormed) { try XMPEditor.edit(Array(text.utf8), setting: [Self.city("P")]) }
+    }
+
+    /// Found by XMPEditorFuzzer: xmllint refuses these as not well-formed with namespaces, and
+    /// the editor did not (it reused `photoshoexif:GPSLatitudeRefp` as a prefix, and wrote a
+    /// packet it then refused itself).
+    @Test(arguments: [
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:photo:shop="http://ns.adobe.com/photoshop/1.0/"/></rdf:RDF></x:xmpmeta>"#,
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"tk="1"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/></x:xmpmeta>"#,
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:1a="urn:x"/></rdf:RDF></x:xmpmeta>"#,
+    ])
+    func whatIsNotWellFormedWithNamespacesIsRefused(_ text: String) {
+        #expect(throws: XMPEditError.notWellFormed) { try XMPEditor.edit(Array(text.utf8), setting: [Self.city("P")]) }
+    }
+
+    /// Found by XMPEditorFuzzer: the resource's Descriptions are the ones phototag's reader reads,
+    /// those of an `rdf:RDF` nested in another too, so that a position the editor finds there is
+    /// kept, not written beside it in a Description the reader never gets to.
+    @Test func theDescriptionsAreTheOnesTheReaderReads() throws {
+        let nested = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <x:xmpmeta><rdf:RDF><rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+             exif:GPSLatitude="41,53,24.72N" exif:GPSLongitude="12,29,bad"/></rdf:RDF></x:xmpmeta>
+            <rdf:Description rdf:about=""/></rdf:RDF></x:xmpmeta>
+            """
+        let edit = try XMPEditor.edit(Array(nested.utf8), setting: [Self.latitude("1,0N"), Self.longitude("1,0E")])
+        #expect(edit.outcomes.map(\.status) == [.kept, .kept])
+        // Written where the reader reads it, the position is the one read.
+        let clean = nested.replacingOccurrences(
+            of: #" exif:GPSLatitude="41,53,24.72N" exif:GPSLongitude="12,29,bad""#, with: "")
+        let document = try #require(
+            try XMPEditor.edit(Array(clean.utf8), setting: [Self.latitude("1,0N"), Self.longitude("1,0E")]).document)
+        #expect(XMP.decode(document).fix?.latitude == 1)
     }
 
     @Test func aPacketWithoutRDFIsRefused() {

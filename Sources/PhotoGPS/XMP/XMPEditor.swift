@@ -162,7 +162,7 @@ public enum XMPEditor {
         guard let utf8 = XMLEncoding.utf8(original) else { throw .notWellFormed }
         let tree = try XMPTree(utf8)
         guard let rdf = tree.rdf else { throw .noRDF }
-        let descriptions = tree.resourceDescriptions(of: rdf)
+        let descriptions = tree.resourceDescriptions
 
         // Decide each property (each group together).
         var found: [[XMPTree.Occurrence]] = properties.map { tree.occurrences(of: $0, in: descriptions) }
@@ -318,12 +318,19 @@ struct XMPTree {
                 let attributes = zip(pairs, tokenizer.attributeSpans).map { pair, span in
                     Attribute(name: pair.0, resolved: resolve(pair.0), value: pair.1, span: span)
                 }
-                // A prefix that no xmlns declares: not well-formed with namespaces.
-                func declared(_ name: String, resolved: String?) -> Bool {
-                    resolved != nil || !name.contains(":") || name.hasPrefix("xmlns:")
+                // Not well-formed with namespaces (as xmllint says): a name that is no QName (two
+                // colons, a part that starts with a digit), a prefix that no xmlns declares.
+                func valid(_ name: String, resolved: String?) -> Bool {
+                    let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+                    guard parts.count <= 2, parts.allSatisfy({ Self.isNCName($0) }) else { return false }
+                    return resolved != nil || parts.count == 1 || parts[0] == "xmlns"
                 }
-                guard declared(name, resolved: resolve(name)),
-                    attributes.allSatisfy({ declared($0.name, resolved: $0.resolved) })
+                // Attributes are separated from the name and each other by spaces (`a="1"b="2"`
+                // is not XML, though the tokenizer reads it).
+                guard valid(name, resolved: resolve(name)),
+                    attributes.allSatisfy({
+                        valid($0.name, resolved: $0.resolved) && Self.isSpace(bytes[$0.span.lowerBound - 1])
+                    })
                 else { throw .notWellFormed }
                 let end = tokenizer.position
                 let element = Element(
@@ -348,6 +355,13 @@ struct XMPTree {
 
     private static let rdf = XMP.rdfNamespace
 
+    /// Whether `part` can be a prefix or a local name: not empty, not starting with a digit, `-`
+    /// or `.` (the tokenizer has checked its other characters).
+    private static func isNCName(_ part: Substring) -> Bool {
+        guard let first = part.utf8.first else { return false }
+        return !(0x30...0x39).contains(first) && first != UInt8(ascii: "-") && first != UInt8(ascii: ".")
+    }
+
     /// Where the value of the XML declaration's `encoding` is (`<?xml version="1.0"
     /// encoding="UTF-16"?>`), when the packet starts with one that has it.
     var declaredEncoding: Range<Int>? {
@@ -371,14 +385,29 @@ struct XMPTree {
     /// The first `rdf:RDF` element.
     var rdf: Int? { elements.indices.first { elements[$0].resolved == Self.rdf + "RDF" } }
 
-    /// The top-level Descriptions about the resource, as ``XMP/scan(_:)`` reads them.
-    func resourceDescriptions(of rdf: Int) -> [Int] {
+    /// The top-level Descriptions about the resource, exactly as ``XMP/scan(_:)`` reads them:
+    /// in document order, each child of an `rdf:RDF` that is inside none of them, whose
+    /// `rdf:about` is empty or the first one's.
+    var resourceDescriptions: [Int] {
         var uri: String? = nil
         var result: [Int] = []
-        for child in elements[rdf].children where elements[child].resolved == Self.rdf + "Description" {
-            let about = elements[child].attributes.first { $0.resolved == Self.rdf + "about" }?.value ?? ""
+        var taken: Set<Int> = []
+        for (index, element) in elements.enumerated() where element.resolved == Self.rdf + "Description" {
+            guard let parent = element.parent, elements[parent].resolved == Self.rdf + "RDF" else { continue }
+            // Inside one of the resource's Descriptions (a Pantry's), it is about another resource.
+            var ancestor = elements[parent].parent
+            var nested = false
+            while let above = ancestor, !nested {
+                nested = taken.contains(above)
+                ancestor = elements[above].parent
+            }
+            guard !nested else { continue }
+            let about = element.attributes.first { $0.resolved == Self.rdf + "about" }?.value ?? ""
             if uri == nil { uri = about }
-            if about.isEmpty || about == uri { result.append(child) }
+            if about.isEmpty || about == uri {
+                result.append(index)
+                taken.insert(index)
+            }
         }
         return result
     }
