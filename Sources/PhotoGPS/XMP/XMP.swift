@@ -316,16 +316,20 @@ struct XMLTokenizer {
     /// How many bytes are read: those before the first NUL.
     var count: Int { bytes.count }
 
-    private func starts(_ text: String, at position: Int) -> Bool {
-        let pattern = Array(text.utf8)
-        return position + pattern.count <= bytes.count && Array(bytes[position..<position + pattern.count]) == pattern
+    /// Whether `text` is at `position`; compared in place (making arrays of both, as this once
+    /// did, was most of the time a sidecar took to read).
+    private func starts(_ text: StaticString, at position: Int) -> Bool {
+        text.withUTF8Buffer { pattern in
+            guard position + pattern.count <= bytes.count else { return false }
+            for offset in 0..<pattern.count where bytes[position + offset] != pattern[offset] { return false }
+            return true
+        }
     }
 
-    private func find(_ text: String, from position: Int) -> Int? {
-        let pattern = Array(text.utf8)
+    private func find(_ text: StaticString, from position: Int) -> Int? {
         var at = position
-        while at + pattern.count <= bytes.count {
-            if bytes[at] == pattern[0], Array(bytes[at..<at + pattern.count]) == pattern { return at }
+        while at < bytes.count {
+            if starts(text, at: at) { return at }
             at += 1
         }
         return nil

@@ -151,6 +151,16 @@ public enum XMPEditor {
         return Array(text.utf8)
     }
 
+    /// The parsed ``emptyPacket(toolkit:)`` of the last toolkit asked for.
+    private static let emptyTrees = EmptyTreeCache()
+
+    private static func emptyTree(toolkit: String, _ utf8: [UInt8]) throws(XMPEditError) -> XMPTree {
+        if let tree = emptyTrees.tree(toolkit) { return tree }
+        let tree = try XMPTree(utf8)
+        emptyTrees.store(tree, toolkit)
+        return tree
+    }
+
     /// Sets `properties` in `document` (a new sidecar's when `nil`). `companions` (phototag's
     /// own provenance) are written, over any value, exactly when another property is.
     public static func edit(
@@ -160,7 +170,8 @@ public enum XMPEditor {
         let original = document ?? emptyPacket(toolkit: toolkit)
         let (encoding, bomLength) = XMLEncoding.detect(original)
         guard let utf8 = XMLEncoding.utf8(original) else { throw .notWellFormed }
-        let tree = try XMPTree(utf8)
+        // A new sidecar's packet is parsed once per toolkit, not once per photo.
+        let tree = try document == nil ? Self.emptyTree(toolkit: toolkit, utf8) : XMPTree(utf8)
         guard let rdf = tree.rdf else { throw .noRDF }
         let descriptions = tree.resourceDescriptions
 
@@ -312,29 +323,49 @@ struct XMPTree {
                 var scope = scopes[scopes.count - 1]
                 for (key, value) in pairs where key.hasPrefix("xmlns:") { scope[String(key.dropFirst(6))] = value }
                 func resolve(_ qualified: String) -> String? {
-                    guard let colon = qualified.firstIndex(of: ":") else { return nil }
-                    return scope[String(qualified[..<colon])].map { $0 + qualified[qualified.index(after: colon)...] }
+                    let utf8 = qualified.utf8
+                    guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+                    return scope[String(Substring(utf8[..<colon]))].map {
+                        $0 + Substring(utf8[utf8.index(after: colon)...])
+                    }
                 }
+                let resolvedName = resolve(name)
                 let attributes = zip(pairs, tokenizer.attributeSpans).map { pair, span in
-                    Attribute(name: pair.0, resolved: resolve(pair.0), value: pair.1, span: span)
+                    Attribute(
+                        name: pair.0, resolved: pair.0.utf8.starts(with: "xmlns".utf8) ? nil : resolve(pair.0),
+                        value: pair.1, span: span)
                 }
                 // Not well-formed with namespaces (as xmllint says): a name that is no QName (two
-                // colons, a part that starts with a digit), a prefix that no xmlns declares.
+                // colons, a part that is empty or starts with a digit, `-` or `.`), a prefix that no
+                // xmlns declares. Attributes are separated from the name and each other by spaces
+                // (`a="1"b="2"` is not XML, though the tokenizer reads it).
                 func valid(_ name: String, resolved: String?) -> Bool {
-                    let parts = name.split(separator: ":", omittingEmptySubsequences: false)
-                    guard parts.count <= 2, parts.allSatisfy({ Self.isNCName($0) }) else { return false }
-                    return resolved != nil || parts.count == 1 || parts[0] == "xmlns"
+                    var colons = 0
+                    var partStarts = true
+                    for byte in name.utf8 {
+                        if byte == UInt8(ascii: ":") {
+                            guard !partStarts else { return false }
+                            colons += 1
+                            partStarts = true
+                        } else if partStarts {
+                            guard !(0x30...0x39).contains(byte), byte != UInt8(ascii: "-"), byte != UInt8(ascii: ".")
+                            else { return false }
+                            partStarts = false
+                        }
+                    }
+                    guard !partStarts, colons <= 1 else { return false }
+                    return resolved != nil || colons == 0 || name.utf8.starts(with: "xmlns:".utf8)
                 }
-                // Attributes are separated from the name and each other by spaces (`a="1"b="2"`
-                // is not XML, though the tokenizer reads it).
-                guard valid(name, resolved: resolve(name)),
+                guard valid(name, resolved: resolvedName),
                     attributes.allSatisfy({
-                        valid($0.name, resolved: $0.resolved) && Self.isSpace(bytes[$0.span.lowerBound - 1])
+                        Self.isSpace(bytes[$0.span.lowerBound - 1])
+                            && valid(
+                                $0.name, resolved: $0.resolved ?? ($0.name.utf8.starts(with: "xmlns".utf8) ? "" : nil))
                     })
                 else { throw .notWellFormed }
                 let end = tokenizer.position
                 let element = Element(
-                    name: name, resolved: resolve(name), parent: open.last, startTag: start..<end,
+                    name: name, resolved: resolvedName, parent: open.last, startTag: start..<end,
                     endTagStart: end, end: end, selfClosing: selfClosing, attributes: attributes, scope: scope)
                 elements.append(element)
                 let index = elements.count - 1
@@ -354,13 +385,6 @@ struct XMPTree {
     }
 
     private static let rdf = XMP.rdfNamespace
-
-    /// Whether `part` can be a prefix or a local name: not empty, not starting with a digit, `-`
-    /// or `.` (the tokenizer has checked its other characters).
-    private static func isNCName(_ part: Substring) -> Bool {
-        guard let first = part.utf8.first else { return false }
-        return !(0x30...0x39).contains(first) && first != UInt8(ascii: "-") && first != UInt8(ascii: ".")
-    }
 
     /// Where the value of the XML declaration's `encoding` is (`<?xml version="1.0"
     /// encoding="UTF-16"?>`), when the packet starts with one that has it.
@@ -616,4 +640,13 @@ struct XMPTree {
         let text = trailing.contains(0x0A) ? text : text + "\n" + indent
         return [(at..<at, Array(text.utf8))]
     }
+}
+
+/// The parsed empty packet of one toolkit, shared by the threads that tag photos.
+private final class EmptyTreeCache: Sendable {
+    private let state = Locked<(toolkit: String, tree: XMPTree)?>(nil)
+
+    func tree(_ toolkit: String) -> XMPTree? { state.withLock { $0?.toolkit == toolkit ? $0?.tree : nil } }
+
+    func store(_ tree: XMPTree, _ toolkit: String) { state.withLock { $0 = (toolkit, tree) } }
 }
