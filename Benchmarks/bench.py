@@ -66,7 +66,7 @@ import tracks  # noqa: E402  (Benchmarks/tracks.py)
 import videos  # noqa: E402  (Benchmarks/videos.py)
 
 SECTIONS = ["tiny", "locate", "scan", "real", "cold", "fuse", "alloc", "geocode", "queries", "videos", "memory",
-            "tracks"]
+            "tracks", "tag"]
 # The reader threads of the multi-threaded floor: more reads in flight than any disk queue or
 # network share needs to be busy, and than phototag's default number of workers on most machines.
 FLOOR_THREADS = 32
@@ -696,6 +696,85 @@ def bench_tracks(tools, plan, cache, megabytes, out, results):
         out("\n## track queries: skipped (.build/release/track-queries is not built; `make bench` builds it)")
 
 
+def bench_tag(tools, plan, cache, count, seed, out, results):
+    """`phototag tag` against `phototag scan` over the same COUNT photos (the generated corpus of
+    the scan section, copied to a folder of its own: each a file of its own, where hard links
+    would be one file read once). Each round, in turn: scan; tag, which writes a new sidecar for
+    each photo with a place (a temporary file fsync'd, renamed, the folder fsync'd); scan again,
+    now with every sidecar there (it reads them); tag again (reads, compares, writes nothing);
+    then the write floor (Benchmarks/writefloor.c: the same safe write of as many files, in C, no
+    reading); the sidecars are removed between steps that need it (not timed). An untimed tag at
+    the end checks its summary: no sidecar failed, every one unchanged."""
+    source, manifest = corpus.cached_photos(cache, count, seed)
+    folder = os.path.join(cache, f"tag-photos-n{count}-s{seed}")
+    if not os.path.exists(folder):
+        shutil.copytree(source, folder + ".tmp")
+        os.replace(folder + ".tmp", folder)
+    writefloor = tools.build("writefloor")
+
+    def sidecars():
+        return [os.path.join(directory, name) for directory, _, names in os.walk(folder) for name in names
+                if name.endswith(".xmp")]
+
+    def remove_sidecars():
+        for path in sidecars():
+            os.unlink(path)
+
+    def timed(command, stdin=None):
+        started = time.perf_counter()
+        result = subprocess.run(command, cwd=folder, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                text=stdin is not None)
+        if result.returncode not in (0, 1, 2):
+            raise RuntimeError(f"{' '.join(command[:3])}... exited with {result.returncode}")
+        return (time.perf_counter() - started) * 1000
+
+    remove_sidecars()
+    steps = [[] for _ in range(5)]
+    written = 0
+    for round in range(plan["scan"] + 1):
+        times = [timed([PHOTOTAG, "scan", "--format", "ndjson", "."]),
+                 timed([PHOTOTAG, "tag", "--format", "ndjson", "."])]
+        paths = sidecars()
+        written = len(paths)
+        times.append(timed([PHOTOTAG, "scan", "--format", "ndjson", "."]))
+        times.append(timed([PHOTOTAG, "tag", "--format", "ndjson", "."]))
+        if round == plan["scan"]:
+            check = subprocess.run([PHOTOTAG, "tag", "--format", "ndjson", "--summary-file", "-", "."], cwd=folder,
+                                   capture_output=True, text=True)
+            summary = json.loads(check.stdout.strip().splitlines()[-1])["sidecars"]
+            if summary["failed"] or summary["unchanged"] != written or summary["created"]:
+                raise RuntimeError(f"tag's second run: {summary}, {written} sidecars on disk")
+        remove_sidecars()
+        times.append(timed([writefloor], stdin="\n".join(paths) + "\n"))
+        remove_sidecars()
+        if round > 0:  # the first round warms the page cache
+            for row, value in zip(steps, times):
+                row.append(value)
+    runs = plan["scan"]
+    rows = [Row("phototag scan --format ndjson", runs, steps[0], count=count),
+            Row(f"phototag tag: a new sidecar for {written:,} of them", runs, steps[1], count=count),
+            Row("phototag scan, every sidecar there", runs, steps[2], count=count),
+            Row("phototag tag again: every sidecar there", runs, steps[3], count=count),
+            Row(f"floor: {written:,} safe writes, 1 thread (writefloor.c)", runs, steps[4], count=count)]
+    out(render(f"tag: {count:,} generated photos (the scan corpus, copied), warm page cache, {os.cpu_count()} cores; "
+               f"sidecars written to {filesystem(folder)}", rows, unit="files/s"))
+    results["tag"] = rows
+
+
+def filesystem(path):
+    """The type of the file system `path` is on (from /proc/mounts: the longest mount point)."""
+    best, kind = "", "an unknown file system"
+    try:
+        with open("/proc/mounts") as handle:
+            for line in handle:
+                fields = line.split()
+                if len(fields) > 2 and os.path.realpath(path).startswith(fields[1]) and len(fields[1]) > len(best):
+                    best, kind = fields[1], fields[2]
+    except OSError:
+        pass
+    return kind
+
+
 # ---------------------------------------------------------------------------------------------
 # Targets
 
@@ -781,6 +860,19 @@ def targets(results, out):
     check(f"memory: peak RSS of a {memory[0].count:,}-file scan flat (<= 1.1x {memory[1].count:,})" if memory
           else "memory: peak RSS of a 1M-file scan flat (<= 1.1x 100k)", value,
           f"{memory[0].rss / 1024:.1f} MB, {value:.2f}x" if value else "", value and value <= 1.1)
+    scan = find(results, "tag", "phototag scan --format")
+    tag = find(results, "tag", "phototag tag: a new")
+    floor = find(results, "tag", "floor:")
+    value = tag.median / scan.median if tag and scan else None
+    check("tag: a new sidecar for each photo <= 2x scan", value, f"{value:.2f}x scan" if value else "",
+          value and value <= 2)
+    value = tag.median / (scan.median + floor.median) if tag and scan and floor else None
+    check("tag: new sidecars <= scan + the write floor", value, f"{value:.2f}x" if value else "", value and value <= 1)
+    scan = find(results, "tag", "phototag scan, every")
+    tag = find(results, "tag", "phototag tag again")
+    value = tag.median / scan.median if tag and scan else None
+    check("tag: photos with sidecars <= 2x scan over them", value, f"{value:.2f}x scan" if value else "",
+          value and value <= 2)
     out("\n".join(lines))
 
 
@@ -855,6 +947,8 @@ def main():
     parser.add_argument("--videos", type=int, default=2000, help="videos in the videos section (default 2000)")
     parser.add_argument("--points", type=int, default=1_000_000, help="points to geocode (default 1,000,000)")
     parser.add_argument("--queries", type=int, default=1_000_000, help="in-process queries (default 1,000,000)")
+    parser.add_argument("--tag-files", type=int, default=10000,
+                        help="photos phototag tag reads and writes sidecars for in the tag section (default 10,000)")
     parser.add_argument("--real-files", type=int, default=20000,
                         help="links to real photos in the real section (default 20,000)")
     parser.add_argument("--peer-files", type=int, default=1000,
@@ -959,6 +1053,8 @@ def main():
             bench_memory(tools, args.cache, args.memory_files, out, results)
         elif section == "tracks":
             bench_tracks(tools, plan, args.cache, args.track_mb, out, results)
+        elif section == "tag":
+            bench_tag(tools, plan, args.cache, args.tag_files, args.seed, out, results)
         report = watch.report(busy)
         if report:
             out(report)
