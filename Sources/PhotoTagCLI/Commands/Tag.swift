@@ -270,18 +270,19 @@ final class SidecarTagger: Sendable {
         let nameLength = photo.count - slash
         let dot = photo[slash...].lastIndex(of: UInt8(ascii: "."))
         let stem = dot.map { Array(photo[..<$0]) } ?? photo
-        if sidecars.warnings.contains(where: { $0.contains("differ only in case") }) {
+        var ext: [UInt8]? = nil
+        var plain: [[UInt8]] = []
+        for candidate in sidecars.paths + sidecars.shadowed {
+            guard Sidecar.kind(ofName: candidate[...]) == .xmp else { continue }
+            let candidateName = candidate.count - (candidate.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)
+            if candidateName == nameLength + 4 { ext = candidate } else { plain.append(candidate) }
+        }
+        // Names that differ only in case: which one is the photo's is not phototag's to guess.
+        guard !sidecars.ambiguousXMP, plain.count <= 1 else {
             return .failure(
                 Refusal(message: "several sidecars differ only in case and each could be the photo's; none is written"))
         }
-        var ext: [UInt8]? = nil
-        var plain: [UInt8]? = nil
-        for candidate in sidecars.paths + sidecars.shadowed {
-            guard candidate.count >= 4, candidate.suffix(4).map({ $0 | 0x20 }) == Array(".xmp".utf8) else { continue }
-            let candidateName = candidate.count - (candidate.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)
-            if candidateName == nameLength + 4 { ext = candidate } else { plain = candidate }
-        }
-        switch (ext, plain, options.sidecarName) {
+        switch (ext, plain.first, options.sidecarName) {
         case (let ext?, let plain?, nil):
             let names = [ext, plain].map { quotedForTerminal(String(decoding: $0, as: UTF8.self)) }
             return .failure(

@@ -12,6 +12,8 @@ struct SidecarMatch: Sendable, Equatable {
     var shadowed: [[UInt8]] = []
     /// The warnings for the photo's record.
     var warnings: [String] = []
+    /// Whether XMP names differ only in case and none was taken: `phototag tag` writes none.
+    var ambiguousXMP = false
 
     /// No sidecar and nothing to say.
     var isEmpty: Bool { paths.isEmpty && warnings.isEmpty }
@@ -20,11 +22,14 @@ struct SidecarMatch: Sendable, Equatable {
     mutating func note(ambiguous names: [[UInt8]]) {
         let list = names.map { SidecarPairing.text($0) }.joined(separator: ", ")
         warnings.append("sidecars \(list) differ only in case and each could be the photo's; none is read")
+        if names.contains(where: { Sidecar.kind(ofName: $0[...]) == .xmp }) { ambiguousXMP = true }
     }
 
     /// The same match with each name made a path in `folder` (`folder` ends in `/` or is empty).
     func joined(to folder: [UInt8]) -> SidecarMatch {
-        SidecarMatch(paths: paths.map { folder + $0 }, shadowed: shadowed.map { folder + $0 }, warnings: warnings)
+        SidecarMatch(
+            paths: paths.map { folder + $0 }, shadowed: shadowed.map { folder + $0 }, warnings: warnings,
+            ambiguousXMP: ambiguousXMP)
     }
 }
 

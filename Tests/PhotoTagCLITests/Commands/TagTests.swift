@@ -166,6 +166,23 @@ import Testing
         #expect(folder.read("a.xmp")?.contains("Paris") == true && folder.read("a.jpg.xmp") == empty)
     }
 
+    /// XMP names that differ from the photo's only in case, two or more: none is the photo's
+    /// for sure, so none is written (nor a new one beside them). Takeout JSON twins do not stop it.
+    @Test func sidecarsThatDifferOnlyInCaseAreNotGuessedAt() throws {
+        let xmp = try Folder(
+            photos: ["a.jpg": Self.paris],
+            files: ["A.JPG.xmp": Self.sidecarWithCity, "a.JPG.xmp": Self.sidecarWithCity])
+        defer { xmp.remove() }
+        let refused = try Self.tag(xmp, ["{}"])
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("differ only in case"), "\(refused.errors)")
+        #expect(xmp.names == ["A.JPG.xmp", "a.JPG.xmp", "a.jpg"])
+        let json = try Folder(photos: ["a.jpg": Self.paris], files: ["A.JPG.json": "{}", "a.JPG.json": "{}"])
+        defer { json.remove() }
+        let written = try Self.tag(json, ["{}"])
+        #expect(Self.tagObject(written.records[0])["action"] as? String == "created", "\(written.errors)")
+    }
+
     @Test func aNewSidecarIsNamedAsSidecarNameSays() throws {
         let folder = try Folder(photos: ["a.jpg": Self.paris, "b.jpg": Self.paris])
         defer { folder.remove() }
